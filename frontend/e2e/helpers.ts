@@ -1,0 +1,99 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, type Page } from '@playwright/test';
+
+export const SCREENSHOTS = fileURLToPath(new URL('../../test-results/screenshots', import.meta.url));
+mkdirSync(SCREENSHOTS, { recursive: true });
+
+/** Saves a full-page screenshot as a test artifact (test-results/screenshots/<name>.png). */
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+export function uniqueEmail(prefix: string): string {
+  return `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+}
+
+/** Signs up through the login page; ends on the onboarding page. */
+export async function signUp(page: Page, email = uniqueEmail('e2e'), password = 'browser-pass-1'): Promise<{ email: string; password: string }> {
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Sign Up', exact: true }).first().click();
+  const form = page.getByRole('form', { name: 'Sign up form' });
+  await form.getByLabel('Email').fill(email);
+  await form.getByLabel('Password', { exact: true }).fill(password);
+  await form.getByRole('button', { name: 'Sign Up' }).click();
+  await expect(page).toHaveURL(/\/onboarding$/);
+  return { email, password };
+}
+
+/** Logs out from the user menu and waits for the landing page. */
+export async function logOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/$/);
+}
+
+export async function logIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/login');
+  const form = page.getByRole('form', { name: 'Log in form' });
+  await form.getByLabel('Email').fill(email);
+  await form.getByLabel('Password', { exact: true }).fill(password);
+  await form.getByRole('button', { name: 'Log In' }).click();
+}
+
+/** The newest reset link e-mailed to `email` (the local mailbox folder of the stack under test). */
+export function resetLinkFor(email: string): string | undefined {
+  const dir = path.join(process.env.FRAMETEXT_E2E_DATA_DIR ?? '', 'mailbox');
+  let files: string[] = [];
+  try {
+    files = readdirSync(dir).sort().reverse();
+  } catch {
+    return undefined;
+  }
+  for (const f of files) {
+    const text = readFileSync(path.join(dir, f), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    if (!text.includes(email)) continue;
+    const m = /https?:\/\/\S+?reset-password\?token=[A-Za-z0-9_-]+/.exec(text);
+    if (m) return m[0];
+  }
+  return undefined;
+}
+
+/** Waits until the demo upload (made by the first start) has gone through the pipeline. */
+export async function waitForDemo(page: Page): Promise<void> {
+  await expect
+    .poll(async () => (await page.request.get('/api/getUploadDetails/demo')).status(), { timeout: 180_000, intervals: [2_000] })
+    .toBe(200);
+}
+
+export interface WizardUpload {
+  name: string;
+  /** Paths of the media files (one video, or photos). */
+  files: string[];
+  /** The interval option's label, e.g. 'Capture text every 1 seconds' (videos only). */
+  intervalLabel?: string;
+  mediaContent?: 'numerical' | 'presentation' | 'captions';
+  /** Presentation only: false turns slide detection off, so every frame at the interval is read. */
+  slideDetection?: boolean;
+}
+
+/**
+ * Uploads media through the wizard as a signed-in user and waits until processing is done; returns the results
+ * page's path (/view-upload/<id>).
+ */
+export async function uploadThroughWizard(page: Page, upload: WizardUpload): Promise<string> {
+  await page.goto('/upload');
+  await page.getByLabel('Upload name').fill(upload.name);
+  await page.getByLabel('Media files').setInputFiles(upload.files);
+  if (upload.mediaContent) await page.getByLabel('Media content').selectOption(upload.mediaContent);
+  if (upload.slideDetection !== undefined) await page.getByLabel('Slide detection').setChecked(upload.slideDetection);
+  if (upload.intervalLabel) await page.getByLabel('Frame interval').selectOption({ label: upload.intervalLabel });
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  const open = page.getByRole('link', { name: 'View results' });
+  await expect(open).toBeVisible({ timeout: 180_000 });
+  const href = await open.getAttribute('href');
+  if (!href) throw new Error('the wizard offered no results link');
+  return href;
+}

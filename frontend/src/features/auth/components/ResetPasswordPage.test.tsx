@@ -1,0 +1,45 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mockApi, renderApp } from '../../../components/testUtils';
+import ResetPasswordPage from './ResetPasswordPage';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const pages = [{ path: '/reset-password', element: <ResetPasswordPage /> }];
+
+async function submit(password: string, confirm = password) {
+  const user = userEvent.setup();
+  await user.type(screen.getByLabelText('New password'), password);
+  await user.type(screen.getByLabelText('Confirm new password'), confirm);
+  await user.click(screen.getByRole('button', { name: 'Set new password' }));
+}
+
+describe('ResetPasswordPage', () => {
+  it('sets the new password with the token of the link and offers to log in', async () => {
+    const { calls } = mockApi({ 'POST /api/auth/password-reset/confirm': { status: 204 } });
+    renderApp('/reset-password?token=tok-1', { pages });
+    await submit('brand-new-pass-2');
+    expect(await screen.findByText(/Your password has been changed/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Log in' })).toHaveAttribute('href', '/login');
+    expect(calls).toContainEqual({ method: 'POST', path: '/api/auth/password-reset/confirm', body: { token: 'tok-1', password: 'brand-new-pass-2' } });
+  });
+
+  it('refuses two different passwords before calling the server', async () => {
+    const { calls } = mockApi({});
+    renderApp('/reset-password?token=tok-1', { pages });
+    await submit('brand-new-pass-2', 'brand-new-pass-3');
+    expect(screen.getByRole('alert')).toHaveTextContent('The two passwords are not the same.');
+    expect(calls).toEqual([]);
+  });
+
+  it("shows the server's words for a used or expired link and a way to get a new one", async () => {
+    mockApi({ 'POST /api/auth/password-reset/confirm': { status: 400, body: { error: { code: 'auth/invalid-reset-token', message: 'This reset link is invalid or has expired.' } } } });
+    renderApp('/reset-password?token=old', { pages });
+    await submit('brand-new-pass-2');
+    expect(await screen.findByRole('alert')).toHaveTextContent('This reset link is invalid or has expired.');
+    expect(screen.getByRole('link', { name: 'Request a new link' })).toHaveAttribute('href', '/login');
+  });
+});

@@ -1,0 +1,155 @@
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Provider } from 'react-redux';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { makeStore } from '../../app/store';
+import type { Session } from '../auth/session';
+import { SLOW_LOAD_MS } from './hooks';
+import { readLocalRecord } from './localResults';
+import ResultsPage from './ResultsPage';
+import { json, sampleDetails, serve } from './testing';
+
+// jsdom has no IndexedDB: local records come from this function instead.
+vi.mock('./localResults', () => ({ readLocalRecord: vi.fn(async () => null) }));
+
+const session: Session = { idToken: 'x.eyJzdWIiOiJ1MSJ9.y', refreshToken: 'r', expiresAt: Date.now() + 3_600_000, user: { uid: 'u1', email: 'ada@example.com', firstLogin: false } };
+
+function Location() {
+  const { pathname, search } = useLocation();
+  return <output data-testid="location">{`${pathname}${search}`}</output>;
+}
+
+function renderAt(entry: string | { pathname: string; state: unknown }) {
+  const store = makeStore({ auth: { session } });
+  render(
+    <Provider store={store}>
+      <MemoryRouter initialEntries={[entry]}>
+        <Routes>
+          <Route path="/view-upload/:uploadID" element={<ResultsPage />} />
+          <Route path="/view-upload-numerical/:uploadIDParam" element={<ResultsPage />} />
+          <Route path="/uploads" element={<h1>Uploads list</h1>} />
+        </Routes>
+        <Location />
+      </MemoryRouter>
+    </Provider>,
+  );
+  return { toasts: () => store.getState().ui.toasts.map((t) => t.text) };
+}
+
+beforeEach(() => vi.mocked(readLocalRecord).mockReset().mockResolvedValue(null));
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('ResultsPage', () => {
+  it('shows the details cards and opens the tab made for the upload, keeping the chosen tab in the address', async () => {
+    const { requests } = serve({ 'GET /api/getUploadDetails/u-1': () => json(sampleDetails({ mediaContent: 'captions' })) });
+    renderAt('/view-upload/u-1');
+
+    expect(await screen.findByRole('heading', { name: 'Charger screen', level: 1 })).toBeInTheDocument();
+    expect(new URL(requests[0]!.url).search).toBe('?mode=numerical');
+    expect(requests[0]!.headers.get('authorization')).toBe(`Bearer ${session.idToken}`);
+    expect(screen.getByRole('link', { name: /Back to Uploads/ })).toHaveAttribute('href', '/uploads');
+    const details = screen.getByText('Processing type').closest('dl') as HTMLElement;
+    expect(within(details).getByText('Region (captions)')).toBeInTheDocument();
+    expect(within(details).getByText('Video')).toBeInTheDocument();
+    expect(within(details).getByText('2')).toBeInTheDocument();
+
+    const tabs = screen.getByRole('tablist', { name: 'Results views' });
+    expect(within(tabs).getAllByRole('tab').map((t) => t.textContent)).toEqual(['Presentation', 'Numerical', 'Region', 'Scroll']);
+    expect(within(tabs).getByRole('tab', { name: 'Region' })).toHaveAttribute('aria-selected', 'true');
+    const user = userEvent.setup();
+    await user.click(within(tabs).getByRole('tab', { name: 'Scroll' }));
+    expect(within(tabs).getByRole('tab', { name: 'Scroll' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByTestId('location')).toHaveTextContent('?view=scroll');
+    // Arrow keys move between tabs.
+    fireEvent.keyDown(within(tabs).getByRole('tab', { name: 'Scroll' }), { key: 'ArrowRight' });
+    expect(within(tabs).getByRole('tab', { name: 'Presentation' })).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('opens the tab named in the address, and explains the views on request', async () => {
+    serve({ 'GET /api/getUploadDetails/u-1': () => json(sampleDetails()) });
+    renderAt('/view-upload/u-1?view=presentation');
+    expect(await screen.findByRole('tab', { name: 'Presentation' })).toHaveAttribute('aria-selected', 'true');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Which view should I use?' }));
+    const help = screen.getByRole('dialog', { name: 'Which view should I use?' });
+    expect(help).toHaveTextContent('Numerical');
+    await user.click(within(help).getByRole('button', { name: 'Got it!' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('shows the older numerical screen without tabs, loaded by getUploadDetailsOld', async () => {
+    const { requests } = serve({ 'GET /api/getUploadDetailsOld/old-1': () => json({ ...sampleDetails(), results: { ...sampleDetails().results, linesByFrame: undefined } }) });
+    renderAt('/view-upload-numerical/old-1');
+    expect(await screen.findByRole('heading', { name: 'Charger screen', level: 1 })).toBeInTheDocument();
+    expect(requests.map((r) => `${new URL(r.url).pathname}${new URL(r.url).search}`)).toEqual(['/api/getUploadDetailsOld/old-1?mode=numerical']);
+    expect(screen.queryByRole('tablist')).not.toBeInTheDocument();
+  });
+
+  it('says "No results found." when the older numerical screen cannot load', async () => {
+    serve({ 'GET /api/getUploadDetailsOld/old-2': () => json({ error: { code: 'results/not-ready', message: 'Results not yet available.' } }, 409) });
+    const { toasts } = renderAt('/view-upload-numerical/old-2');
+    expect(await screen.findByRole('alert')).toHaveTextContent('No results found.');
+    expect(toasts()).toEqual(['No results found.']);
+  });
+
+  it('says the results are not available yet when the server has none', async () => {
+    serve({ 'GET /api/getUploadDetails/u-2': () => json({ error: { code: 'results/not-ready', message: 'Results not yet available.' } }, 409) });
+    const { toasts } = renderAt('/view-upload/u-2');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Unable to load upload details yet.');
+    expect(toasts()).toEqual(['Results not yet available.']);
+    expect(screen.getByRole('link', { name: /Back to Uploads/ })).toBeInTheDocument();
+  });
+
+  it('passes on the reason of a failed upload', async () => {
+    serve({ 'GET /api/getUploadDetails/u-3': () => json({ error: { code: 'results/failed', message: 'The video could not be read.' } }, 409) });
+    renderAt('/view-upload/u-3');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Unable to load upload details yet.');
+    expect(alert).toHaveTextContent('The video could not be read.');
+  });
+
+  it('says when the load is slow', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    serve({ 'GET /api/getUploadDetails/slow': () => new Promise<Response>(() => {}) });
+    renderAt('/view-upload/slow');
+    expect(screen.getByText('Loading results')).toBeInTheDocument();
+    expect(screen.queryByText(/taking longer than usual/)).not.toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(SLOW_LOAD_MS + 50));
+    expect(screen.getByText(/taking longer than usual/)).toBeInTheDocument();
+  });
+
+  it('offers the way back when the media has no text at all', async () => {
+    serve({ 'GET /api/getUploadDetails/blank': () => json(sampleDetails({}, ['', ''])) });
+    renderAt('/view-upload/blank');
+    const dialog = await screen.findByRole('dialog', { name: 'No Text Results Found' });
+    expect(dialog).toHaveTextContent('Your media does not appear to contain any text.');
+    await userEvent.setup().click(within(dialog).getByRole('button', { name: 'Back to Uploads' }));
+    expect(await screen.findByRole('heading', { name: 'Uploads list' })).toBeInTheDocument();
+  });
+
+  it('reads a local upload from the browser database instead of the server', async () => {
+    const { requests } = serve({});
+    vi.mocked(readLocalRecord).mockResolvedValue({
+      id: 'local-5',
+      fileName: 'dash.mp4',
+      uploadedAt: '2025-08-02T08:00:00.000Z',
+      data: [{ t: 0, text: 'Speed 88', thumb: 'data:image/jpeg;base64,AA', ocrW: 640, ocrH: 360, words: [{ text: 'Speed', nbox: { x: 0.1, y: 0.1, w: 0.2, h: 0.1 } }] }],
+    });
+    renderAt('/view-upload/local-5');
+    expect(await screen.findByRole('heading', { name: 'dash.mp4', level: 1 })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Numerical' })).toHaveAttribute('aria-selected', 'true');
+    expect(readLocalRecord).toHaveBeenCalledWith('local-5');
+    expect(requests).toHaveLength(0);
+  });
+
+  it('says so when a local upload is not in this browser', async () => {
+    serve({});
+    const { toasts } = renderAt('/view-upload/local-404');
+    expect(await screen.findByRole('alert')).toHaveTextContent('This local upload is not saved in this browser.');
+    await waitFor(() => expect(toasts()).toEqual(['Results not yet available.']));
+  });
+});

@@ -1,0 +1,143 @@
+import { Suspense, lazy, useState, type ComponentType, type LazyExoticComponent } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { Modal } from '../../../components/Modal';
+import { Spinner } from '../../../components/Spinner';
+import { SUPPORT_EMAIL } from '../../content/contact';
+import { DEFAULT_VIEW, hasAnyText, type ResultsView, type ViewName } from '../model';
+import { ViewHelp } from './ViewHelp';
+import '../results.css';
+
+export interface ViewProps {
+  view: ResultsView;
+}
+
+/** The four views, each its own chunk; the shell shows one at a time. */
+const VIEWS: Record<ViewName, { label: string; Component: LazyExoticComponent<ComponentType<ViewProps>> }> = {
+  presentation: { label: 'Presentation', Component: lazy(() => import('../views/presentation/PresentationView')) },
+  numerical: { label: 'Numerical', Component: lazy(() => import('../views/numerical/NumericalView')) },
+  region: { label: 'Region', Component: lazy(() => import('../views/region/RegionView')) },
+  scroll: { label: 'Scroll', Component: lazy(() => import('../views/scroll/ScrollView')) },
+};
+const ORDER: ViewName[] = ['presentation', 'numerical', 'region', 'scroll'];
+const isViewName = (value: string | null): value is ViewName => value !== null && (ORDER as string[]).includes(value);
+
+interface Props {
+  view: ResultsView;
+  /** Where the back link and the no-text modal's button go. */
+  back: { to: string; label: string };
+  /** Show only this view, without tabs (the older /view-upload-numerical screen). */
+  only?: ViewName;
+}
+
+function Detail({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="card results-detail">
+      <dt className="muted small">{label}</dt>
+      <dd>{value}</dd>
+    </div>
+  );
+}
+
+/**
+ * The results page around the views: back link, details cards, the "Which view should I use?" help, the tabs
+ * (kept in the address as ?view=, so a reload or a shared link opens the same one), and the no-text modal.
+ */
+export function ResultsShell({ view, back, only }: Props) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [params, setParams] = useSearchParams();
+  const asked = params.get('view');
+  const current: ViewName = only ?? (isViewName(asked) ? asked : DEFAULT_VIEW[view.mediaContent]);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const [noTextOpen, setNoTextOpen] = useState(() => !hasAnyText(view));
+  const { Component } = VIEWS[current];
+
+  const choose = (name: ViewName) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        next.set('view', name);
+        return next;
+      },
+      { replace: true, state: location.state },
+    );
+
+  return (
+    <div className="results stack--lg">
+      <Link className="results__back" to={back.to}>
+        ← {back.label}
+      </Link>
+      <div className="results__heading">
+        <h1 className="results__title">{view.uploadName}</h1>
+        <button type="button" className="btn btn--ghost btn--sm" onClick={() => setHelpOpen(true)}>
+          Which view should I use?
+        </button>
+      </div>
+
+      <dl className="results-details">
+        <Detail label="Upload name" value={view.uploadName} />
+        <Detail label="Uploaded" value={view.uploadedAt ? view.uploadedAt.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : 'Unknown'} />
+        <Detail label="Processing type" value={view.processingType} />
+        <Detail label="Format" value={view.format} />
+        <Detail label="Frames" value={String(view.frames.length)} />
+      </dl>
+
+      {!only && (
+        <div className="results-tabs" role="tablist" aria-label="Results views">
+          {ORDER.map((name) => (
+            <button
+              key={name}
+              type="button"
+              role="tab"
+              id={`results-tab-${name}`}
+              aria-selected={current === name}
+              aria-controls="results-panel"
+              tabIndex={current === name ? 0 : -1}
+              className="results-tabs__tab"
+              onClick={() => choose(name)}
+              onKeyDown={(e) => {
+                const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+                if (!step) return;
+                e.preventDefault();
+                const next = ORDER[(ORDER.indexOf(current) + step + ORDER.length) % ORDER.length]!;
+                choose(next);
+                document.getElementById(`results-tab-${next}`)?.focus();
+              }}
+            >
+              {VIEWS[name].label}
+            </button>
+          ))}
+        </div>
+      )}
+
+      <section id="results-panel" role={only ? undefined : 'tabpanel'} aria-labelledby={only ? undefined : `results-tab-${current}`} className="results__panel">
+        {view.frames.length > 0 ? (
+          <Suspense fallback={<Spinner label="Loading the view" />}>
+            <Component key={`${view.uploadID}-${current}`} view={view} />
+          </Suspense>
+        ) : (
+          <p className="alert alert--info">This upload has no frames to show.</p>
+        )}
+      </section>
+
+      {helpOpen && <ViewHelp onClose={() => setHelpOpen(false)} />}
+
+      {noTextOpen && (
+        <Modal
+          title="No Text Results Found"
+          onClose={() => setNoTextOpen(false)}
+          footer={
+            <button type="button" className="btn btn--primary" onClick={() => navigate(back.to)}>
+              {back.label}
+            </button>
+          }
+        >
+          <p>Your media does not appear to contain any text.</p>
+          <p className="muted">
+            If you think it does, write to <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a> and we will take a look.
+          </p>
+        </Modal>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,166 @@
+import type { Detection, Line, MediaContent, UploadDetailsResponse } from '@frametext/contracts';
+import { formatClock, frameTimeFromUrl } from '@frametext/text-analysis';
+
+/*
+ * The one shape every results view reads, built from the server's upload details, the demo, or a local record
+ * from the browser's database. Pure functions, tested beside this file.
+ */
+
+export interface ResultsFrame {
+  index: number;
+  imageUrl: string | null;
+  /** Seconds from the start of the video (or the photo's place in the series); null when unknown. */
+  t: number | null;
+  /** The frame's text in reading order. */
+  text: string;
+  /** Text blocks with their corners in `space` coordinates (image pixels unless `space` says otherwise). */
+  detections: Detection[];
+  /** Readable lines (presentation); the detections' texts when the server sent no lines. */
+  lines: Line[];
+  /** Size of the space the vertices are in; null means the image's own pixel size. */
+  space: { width: number; height: number } | null;
+}
+
+export type ViewName = 'presentation' | 'numerical' | 'region' | 'scroll';
+
+export interface ResultsView {
+  uploadID: string;
+  uploadName: string;
+  uploadedAt: Date | null;
+  mediaContent: MediaContent;
+  processingType: string;
+  format: 'Video' | 'Pictures';
+  frames: ResultsFrame[];
+  /** Address of the upload's results file (presentation: its plain text), when it has one. */
+  resultsUrl: string | null;
+  /** True for /demo: the how-to opens by itself and the back link goes home. */
+  demo: boolean;
+  /** True for local- runs read from the browser's database. */
+  local: boolean;
+  /** True when any detection carries a confidence (the Required Confidence slider shows only then). */
+  hasConfidence: boolean;
+}
+
+const PROCESSING_TYPES: Record<MediaContent, string> = { numerical: 'Numerical', captions: 'Region (captions)', presentation: 'Presentation' };
+
+/** The tab a view opens on: the one made for the upload's media content. */
+export const DEFAULT_VIEW: Record<MediaContent, ViewName> = { numerical: 'numerical', captions: 'region', presentation: 'presentation' };
+
+function validDate(value: Date): Date | null {
+  return Number.isNaN(value.getTime()) ? null : value;
+}
+
+const anyConfidence = (frames: ResultsFrame[]) => frames.some((f) => f.detections.some((d) => d.confidence !== undefined));
+
+/** The server's answer of GET /getUploadDetails/:id (or the demo's). */
+export function viewFromDetails(uploadID: string, details: UploadDetailsResponse, options: { demo?: boolean } = {}): ResultsView {
+  const { uploadData, results, urls } = details;
+  const uploadedAt = uploadData.uploadedAt ? new Date(uploadData.uploadedAt) : new Date(uploadData.createdAt._seconds * 1000);
+  const frames = urls.map((url, i): ResultsFrame => {
+    const reading = results.ocrResults?.find((r) => r.fileIndex === i);
+    const detections = results.results[i] ?? reading?.detections ?? [];
+    const serverLines = results.linesByFrame?.[i];
+    const lines = serverLines?.length ? serverLines : detections.map((d) => ({ text: d.text, vertices: d.vertices, confidence: d.confidence }));
+    const text = reading?.text ?? lines.map((l) => l.text).join('\n');
+    return { index: i, imageUrl: url, t: reading?.t ?? frameTimeFromUrl(url), text: text.trim(), detections, lines, space: null };
+  });
+  return {
+    uploadID,
+    uploadName: uploadData.uploadName,
+    uploadedAt: validDate(uploadedAt),
+    mediaContent: uploadData.mediaContent,
+    processingType: PROCESSING_TYPES[uploadData.mediaContent] ?? uploadData.mediaContent,
+    format: uploadData.isVideo ? 'Video' : 'Pictures',
+    frames,
+    resultsUrl: results.resultsUrl ?? null,
+    demo: options.demo ?? false,
+    local: false,
+    hasConfidence: anyConfidence(frames),
+  };
+}
+
+/** A word of a local frame: its box is normalised (0..1) as x, y, w, h, given as an object or an array. */
+export interface LocalWord {
+  text: string;
+  nbox: { x: number; y: number; w: number; h: number } | [number, number, number, number];
+  conf?: number;
+}
+export interface LocalFrame {
+  t: number;
+  text?: string;
+  words?: LocalWord[];
+  thumb?: string;
+  ocrW?: number;
+  ocrH?: number;
+}
+/** A record the Local page saved in resultsDB/results. */
+export interface LocalRecord {
+  id: string;
+  data: LocalFrame[];
+  uploadedAt?: string | number;
+  fileName?: string;
+  duration?: number;
+  targetFrameRate?: number;
+}
+
+function wordDetection(word: LocalWord, width: number, height: number): Detection {
+  const [x, y, w, h] = Array.isArray(word.nbox) ? word.nbox : [word.nbox.x, word.nbox.y, word.nbox.w, word.nbox.h];
+  // Hundredths of a pixel are plenty, and keep float noise (0.1 + 0.3 = 0.4000000000000001) out of the points.
+  const px = (v: number) => Math.round(v * 100) / 100;
+  const left = px(x * width);
+  const top = px(y * height);
+  const right = px((x + w) * width);
+  const bottom = px((y + h) * height);
+  return {
+    text: word.text,
+    vertices: [{ x: left, y: top }, { x: right, y: top }, { x: right, y: bottom }, { x: left, y: bottom }],
+    area: px((right - left) * (bottom - top)),
+    ...(word.conf !== undefined ? { confidence: word.conf } : {}),
+    blockType: 'WORD',
+  };
+}
+
+/** A local record: its boxes are normalised, so they are placed in the OCR size (or a unit square). */
+export function viewFromLocal(record: LocalRecord): ResultsView {
+  const frames = (record.data ?? []).map((frame, index): ResultsFrame => {
+    const width = frame.ocrW && frame.ocrW > 0 ? frame.ocrW : 1;
+    const height = frame.ocrH && frame.ocrH > 0 ? frame.ocrH : 1;
+    const words = (frame.words ?? []).filter((w) => w.text?.trim() && w.nbox);
+    const detections = words.map((w) => wordDetection(w, width, height));
+    const text = (frame.text ?? words.map((w) => w.text).join(' ')).trim();
+    return {
+      index,
+      imageUrl: frame.thumb ?? null,
+      t: Number.isFinite(frame.t) ? frame.t : null,
+      text,
+      detections,
+      lines: text ? text.split('\n').map((l) => ({ text: l })) : [],
+      space: { width, height },
+    };
+  });
+  const uploadedAt = record.uploadedAt === undefined ? null : validDate(new Date(record.uploadedAt));
+  return {
+    uploadID: record.id,
+    uploadName: record.fileName || record.id,
+    uploadedAt,
+    mediaContent: 'numerical',
+    processingType: PROCESSING_TYPES.numerical,
+    format: 'Video',
+    frames,
+    resultsUrl: null,
+    demo: false,
+    local: true,
+    hasConfidence: anyConfidence(frames),
+  };
+}
+
+export const hasAnyText = (view: ResultsView) => view.frames.some((f) => f.text.length > 0 || f.detections.length > 0);
+
+/** m:ss (or h:mm:ss) for a time in seconds. */
+export const formatTime = formatClock;
+
+export function frameLabel(view: ResultsView, index: number): string {
+  const frame = view.frames[index];
+  const noun = view.format === 'Video' ? 'Frame' : 'Picture';
+  return frame?.t != null && view.format === 'Video' ? `${noun} ${index + 1} (${formatClock(frame.t)})` : `${noun} ${index + 1}`;
+}

@@ -1,0 +1,58 @@
+import type { UploadDetailsResponse } from '@frametext/contracts';
+import { fakeGateway, type Handler } from '../../testing/fakeGateway';
+
+/*
+ * Test helpers for the results pages: the fake gateway, and upload details to serve.
+ */
+
+export { json } from '../../testing/fakeGateway';
+
+/** Answers "METHOD /path" from `routes` (404 otherwise) and keeps every request it saw. */
+export function serve(routes: Record<string, Handler>) {
+  const { requests } = fakeGateway(routes);
+  return { requests };
+}
+
+const quad = (x: number, y: number, w: number, h: number) => [
+  { x, y },
+  { x: x + w, y },
+  { x: x + w, y: y + h },
+  { x, y: y + h },
+];
+
+/** Two frames of a video: "42.5 kW" then "SOC 81%". */
+export function sampleDetails(overrides: Partial<UploadDetailsResponse['uploadData']> = {}, texts: [string, string] = ['42.5 kW', 'SOC 81%']): UploadDetailsResponse {
+  return {
+    uploadData: {
+      uploadName: 'Charger screen',
+      createdAt: { _seconds: 1_754_049_600 },
+      ocrType: 'server',
+      isVideo: true,
+      mediaContent: 'numerical',
+      targetFrameRate: 5,
+      maxFrames: 2,
+      creditCost: 1,
+      source: 'upload',
+      status: 'processed',
+      mimeType: 'video/mp4',
+      basePath: 'uploads/u-1',
+      ownerUid: 'u1',
+      userID: 'u1',
+      originalLanguage: null,
+      targetLanguage: null,
+      sortPreference: null,
+      processedAt: '2025-08-01T12:05:00.000Z',
+      uploadedAt: '2025-08-01T12:00:00.000Z',
+      ...overrides,
+    },
+    results: {
+      results: texts.map((text, i) => (text ? [{ text, vertices: quad(100 + i * 10, 50, 200, 40), area: 8000, blockType: 'LINE' }] : [])),
+      maxValues: { maxTextLength: 7 },
+      linesByFrame: texts.map((text) => (text ? [{ text }] : [])),
+      ocrResults: texts.map((text, i) => ({ t: i * 5, fileIndex: i, text, detections: [] })),
+      processingType: 'numerical',
+      resultsUrl: null,
+    },
+    urls: ['http://files.test/0000000000.jpg', 'http://files.test/0000005000.jpg'],
+  };
+}

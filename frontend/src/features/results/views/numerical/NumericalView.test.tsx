@@ -1,0 +1,232 @@
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Provider } from 'react-redux';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { makeStore } from '../../../../app/store';
+import { KEYS } from '../../../../lib/storage';
+import { viewFromDetails, type ResultsView } from '../../model';
+import { sampleDetails } from '../../testing';
+import NumericalView from './NumericalView';
+
+const quad = (x: number, y: number, w: number, h: number) => [
+  { x, y },
+  { x: x + w, y },
+  { x: x + w, y: y + h },
+  { x, y: y + h },
+];
+const line = (text: string, x: number, y: number, w: number, confidence?: number) => ({
+  text,
+  vertices: quad(x, y, w, 60),
+  area: w * 60,
+  blockType: 'LINE',
+  ...(confidence === undefined ? {} : { confidence }),
+});
+
+/** The charger screen, one frame a second: battery and power change every second; a faint logo is read with low confidence. */
+function chargerView(seconds: number, options: { confidence?: boolean; demo?: boolean } = {}): ResultsView {
+  const c = options.confidence ? 90 : undefined;
+  const base = sampleDetails({ uploadName: 'Charger: evening' });
+  const details = {
+    ...base,
+    results: {
+      ...base.results,
+      results: Array.from({ length: seconds }, (_, s) => [
+        line('DC FAST CHARGER', 80, 40, 420, c),
+        line(`Battery ${20 + s}%`, 80, 180, 360, c),
+        line(`Power ${150 - s} kW`, 80, 340, 380, c),
+        ...(options.confidence ? [line('logo', 1100, 640, 80, 55)] : []),
+      ]),
+      linesByFrame: Array.from({ length: seconds }, () => []),
+      ocrResults: Array.from({ length: seconds }, (_, s) => ({ t: s, fileIndex: s, text: '', detections: [] })),
+    },
+    urls: Array.from({ length: seconds }, (_, s) => `http://files.test/${String(s * 1000).padStart(10, '0')}.jpg`),
+  };
+  const view = viewFromDetails('ch-1', details, { demo: options.demo });
+  return { ...view, frames: view.frames.map((f) => ({ ...f, space: { width: 1280, height: 720 } })) };
+}
+
+function renderView(view: ResultsView) {
+  const store = makeStore();
+  render(
+    <Provider store={store}>
+      <NumericalView view={view} />
+    </Provider>,
+  );
+  return { toasts: () => store.getState().ui.toasts.map((t) => t.text) };
+}
+
+let saved: { name: string; text: Promise<string> }[] = [];
+beforeEach(() => {
+  saved = [];
+  localStorage.setItem(KEYS.viewedHowTo, 'true');
+  vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: (blob: Blob) => (saved.push({ name: '', text: blob.text() }), 'blob:x'), revokeObjectURL: () => {} }));
+  // jsdom draws nothing: the chart says so instead of calling Chart.js (the browser test sees the real chart).
+  vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(null);
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    saved[saved.length - 1]!.name = this.download;
+  });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+});
+
+/** A block's button in the "Blocks on this frame" list. */
+const chip = (name: string) => within(screen.getByRole('region', { name: /Blocks on this frame/ })).getByRole('button', { name });
+/** A block's box on the picture. */
+const box = (text: string) => document.querySelector(`polygon[data-text="${text}"]`) as SVGPolygonElement;
+const selectedTable = () => screen.getByRole('heading', { name: 'Selected Blocks' }).closest('section') as HTMLElement;
+const exportRows = () => {
+  const table = within(screen.getByRole('heading', { name: 'Results to Export' }).closest('section') as HTMLElement).getByRole('table');
+  return within(table)
+    .getAllByRole('row')
+    .map((r) => [...r.querySelectorAll('th, td')].map((c) => c.textContent));
+};
+
+describe('NumericalView', () => {
+  it('makes a clicked box a series named after its text, follows it over every frame, and exports it', async () => {
+    renderView(chargerView(4));
+    const user = userEvent.setup();
+    expect(screen.queryByRole('button', { name: 'Export as csv' })).not.toBeInTheDocument();
+
+    expect(box('Battery 20%')).toHaveClass('numerical-box--red');
+    await user.click(box('Battery 20%'));
+    expect(box('Battery 20%')).toHaveClass('numerical-box--green');
+    expect(chip('Battery 20%')).toHaveAttribute('aria-pressed', 'true');
+    expect(box('Power 150 kW')).toHaveClass('numerical-box--red');
+    const row = within(selectedTable()).getByRole('row', { name: /Battery 20% Block/ });
+    expect(row).toHaveTextContent('4 (100%)');
+    expect(row).toHaveTextContent('Battery 20%');
+    // It opens for editing.
+    expect(screen.getByLabelText('Series name')).toHaveValue('Battery 20% Block');
+    expect(exportRows()).toEqual([
+      ['Frame', 'Time', 'Battery 20% Block'],
+      ['1', '0:00', 'Battery 20%'],
+      ['2', '0:01', 'Battery 21%'],
+      ['3', '0:02', 'Battery 22%'],
+      ['4', '0:03', 'Battery 23%'],
+    ]);
+
+    // Cleaning: numbers only, and a new name.
+    await user.click(screen.getByLabelText('Numbers only'));
+    await user.clear(screen.getByLabelText('Series name'));
+    await user.type(screen.getByLabelText('Series name'), 'Battery');
+    expect(exportRows()[0]).toEqual(['Frame', 'Time', 'Battery']);
+    expect(exportRows()[3]).toEqual(['3', '0:02', '22']);
+
+    // The chart of the selection appears under the tables.
+    expect(screen.getByRole('heading', { name: 'Chart' })).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'Line chart of Battery over time' })).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Export as csv' }));
+    expect(saved[0]!.name).toBe('export.csv');
+    expect((await saved[0]!.text).split('\r\n')).toEqual(['Frame,Time,"Battery"', '1,0:00,20', '2,0:01,21', '3,0:02,22', '4,0:03,23', '']);
+  });
+
+  it('picks blocks with the keyboard, orders export columns top to bottom, and shows the current frame\'s text', async () => {
+    renderView(chargerView(3));
+    const user = userEvent.setup();
+    act(() => chip('Power 150 kW').focus());
+    // The focused block is outlined on the picture.
+    expect(box('Power 150 kW')).toHaveClass('numerical-box--highlight');
+    await user.keyboard('{Enter}');
+    act(() => chip('Battery 20%').focus());
+    await user.keyboard(' ');
+    expect(chip('Battery 20%')).toHaveAttribute('aria-pressed', 'true');
+    expect(exportRows()[0]).toEqual(['Frame', 'Time', 'Battery 20% Block', 'Power 150 kW Block']);
+
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(within(selectedTable()).getByRole('row', { name: /Power 150 kW Block/ })).toHaveTextContent('Power 149 kW');
+  });
+
+  it('locks a series: its box does nothing, it cannot be removed until unlocked, and it survives new tracking settings', async () => {
+    const { toasts } = renderView(chargerView(3));
+    const user = userEvent.setup();
+    await user.click(chip('Battery 20%'));
+    await user.click(chip('Power 150 kW'));
+    await user.click(screen.getByRole('button', { name: 'Lock Battery 20% Block' }));
+    // Locking closes the editor.
+    expect(screen.queryByLabelText('Series name')).not.toBeInTheDocument();
+    expect(within(selectedTable()).getByRole('row', { name: /Battery 20% Block/ })).toHaveTextContent('Locked');
+    expect(box('Battery 20%')).toHaveClass('numerical-box--red', 'numerical-box--locked');
+    expect(chip('Battery 20%, locked')).toHaveAttribute('aria-disabled', 'true');
+    await user.click(box('Battery 20%'));
+    await user.click(chip('Battery 20%, locked'));
+    expect(within(selectedTable()).getAllByRole('row')).toHaveLength(3);
+
+    await user.click(screen.getByRole('button', { name: 'Remove Battery 20% Block' }));
+    expect(toasts()).toEqual(['Unlock block series before deleting.']);
+    expect(within(selectedTable()).getAllByRole('row')).toHaveLength(3);
+
+    // A tracking setting changes: the unlocked Power series goes, the locked Battery series stays.
+    await user.click(screen.getByRole('button', { name: 'Edit Power 150 kW Block' }));
+    expect(screen.getByLabelText('Series name')).toHaveValue('Power 150 kW Block');
+    const disappearance = screen.getByLabelText('Allowable Disappearance');
+    fireEvent.change(disappearance, { target: { value: '3' } });
+    expect(screen.getByText('3 frames')).toBeInTheDocument();
+    expect(within(selectedTable()).queryByRole('row', { name: /Power/ })).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Series name')).not.toBeInTheDocument();
+    expect(within(selectedTable()).getByRole('row', { name: /Battery 20% Block/ })).toHaveTextContent('3 (100%)');
+
+    // Unlocked, it follows tracking again under its original id, and can be removed.
+    await user.click(screen.getByRole('button', { name: 'Unlock Battery 20% Block' }));
+    expect(box('Battery 20%')).toHaveClass('numerical-box--green');
+    await user.click(screen.getByRole('button', { name: 'Remove Battery 20% Block' }));
+    expect(within(selectedTable()).queryAllByRole('row')).toHaveLength(0);
+    expect(box('Battery 20%')).toHaveClass('numerical-box--red');
+  });
+
+  it('shows the tracking sliders with the spec ranges, and Required Confidence only for detections with a confidence', async () => {
+    renderView(chargerView(2));
+    expect(screen.getByLabelText('Similarity Requirement')).toMatchObject({ min: '75', max: '100', step: '0.5', value: '85' });
+    expect(screen.getByLabelText('Allowable Disappearance')).toMatchObject({ min: '0', max: '10', value: '1' });
+    expect(screen.getByLabelText('Minimum Block Size')).toMatchObject({ min: '0', max: '1', step: '0.05', value: '0' });
+    expect(screen.getByText('All')).toBeInTheDocument();
+    expect(screen.queryByLabelText('Required Confidence')).not.toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText('Minimum Block Size'), { target: { value: '0.95' } });
+    expect(screen.getByText('95% of the largest block')).toBeInTheDocument();
+    // Sides (square roots of the areas): 159 for the largest block, 151 for Power, 147 for Battery, under 0.95 x 159.
+    expect([...document.querySelectorAll('polygon')].map((p) => p.dataset.text)).toEqual(['DC FAST CHARGER', 'Power 150 kW']);
+  });
+
+  it('hides low-confidence blocks under the Required Confidence', () => {
+    renderView(chargerView(2, { confidence: true }));
+    const slider = screen.getByLabelText('Required Confidence');
+    expect(slider).toMatchObject({ min: '50', max: '100', value: '50' });
+    expect(chip('logo')).toBeInTheDocument();
+    fireEvent.change(slider, { target: { value: '60' } });
+    expect(box('logo')).toBeNull();
+    expect(within(screen.getByRole('region', { name: /Blocks on this frame/ })).getAllByRole('button').map((b) => b.textContent)).toEqual([
+      'DC FAST CHARGER',
+      'Battery 20%',
+      'Power 150 kW',
+    ]);
+  });
+
+  it('opens the how-to until it has been seen, always in the demo, and again from the ? button', async () => {
+    localStorage.removeItem(KEYS.viewedHowTo);
+    const user = userEvent.setup();
+    const { unmount } = render(
+      <Provider store={makeStore()}>
+        <NumericalView view={chargerView(2)} />
+      </Provider>,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'How to use the Numerical Tab' });
+    expect(within(dialog).getAllByRole('listitem')).toHaveLength(5);
+    await user.click(within(dialog).getByRole('button', { name: 'Got it!' }));
+    expect(localStorage.getItem(KEYS.viewedHowTo)).toBe('true');
+    unmount();
+
+    renderView(chargerView(2));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'How to use the Numerical Tab' }));
+    expect(screen.getByRole('dialog', { name: 'How to use the Numerical Tab' })).toBeInTheDocument();
+  });
+
+  it('opens the how-to by itself in the demo, and shows the loading notice while the frame\'s image loads', () => {
+    renderView(chargerView(2, { demo: true }));
+    expect(screen.getByRole('dialog', { name: 'How to use the Numerical Tab' })).toBeInTheDocument();
+    expect(screen.getByText('Loading Image')).toBeInTheDocument();
+    expect(screen.getByText('This could take a while for 100+ images')).toBeInTheDocument();
+  });
+});

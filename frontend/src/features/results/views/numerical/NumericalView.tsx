@@ -1,0 +1,145 @@
+import { useCallback, useMemo, useReducer, useState } from 'react';
+import { DEFAULT_TRACKING_SETTINGS, defaultSeriesName, trackBlocks, type BlockSettings, type Track, type TrackingSettings } from '@frametext/text-analysis';
+import { useAppDispatch } from '../../../../app/store';
+import { toastShown } from '../../../../app/uiSlice';
+import { Spinner } from '../../../../components/Spinner';
+import { FrameSlider, LIVE_SLIDER_LIMIT } from '../../components/FrameSlider';
+import { FrameStage } from '../../components/FrameStage';
+import type { ViewProps } from '../../components/ResultsShell';
+import { frameLabel } from '../../model';
+import { BlockBoxes, type FrameBox } from './BlockBoxes';
+import { BlockEditor } from './BlockEditor';
+import { FrameBlocksList } from './FrameBlocksList';
+import { ExportTable } from './ExportTable';
+import { HowToModal, HOW_TO_TITLE, howToOpensByItself } from './HowToModal';
+import { SelectedBlocksTable } from './SelectedBlocksTable';
+import { SeriesChart } from './SeriesChart';
+import { emptySelection, inDisplayOrder, newUniqueID, selectionReducer } from './selection';
+import { seriesOf } from './series';
+import { TrackingSettingsPanel } from './TrackingSettingsPanel';
+import { useImageLoaded } from './useImageLoaded';
+import './numerical.css';
+
+export const LOCKED_DELETE_MESSAGE = 'Unlock block series before deleting.';
+
+/**
+ * The Numerical view: text blocks followed across frames (tracking), picked as series on the frame, cleaned, and
+ * exported as export.csv, with a chart of the series over time.
+ */
+export default function NumericalView({ view }: ViewProps) {
+  const dispatch = useAppDispatch();
+  const [index, setIndex] = useState(0);
+  const [settings, setSettings] = useState<TrackingSettings>({ ...DEFAULT_TRACKING_SETTINGS });
+  const [selection, select] = useReducer(selectionReducer, emptySelection);
+  const [howToOpen, setHowToOpen] = useState(() => howToOpensByItself(view.demo));
+  const [highlight, setHighlight] = useState<number | null>(null);
+
+  const detections = useMemo(() => view.frames.map((f) => f.detections), [view]);
+  const times = useMemo(() => view.frames.map((f) => f.t), [view]);
+  const exportFrames = useMemo(() => view.frames.map((f) => ({ t: f.t })), [view]);
+  const tracking = useMemo(() => trackBlocks(detections, settings), [detections, settings]);
+  const tracks = useMemo(() => new Map<string, Track>(tracking.tracks.map((t) => [t.id, t])), [tracking]);
+
+  const rows = useMemo(() => inDisplayOrder(selection.blocks).map((b) => seriesOf(detections, b, tracks)), [selection.blocks, detections, tracks]);
+  const series = useMemo(() => rows.map((r) => r.values), [rows]);
+  const editing = rows.find((r) => r.block.uniqueID === selection.editing);
+
+  const frame = view.frames[index]!;
+  const imageLoaded = useImageLoaded(frame.imageUrl);
+  const label = useCallback((i: number) => frameLabel(view, i), [view]);
+
+  // The current frame's boxes: every block tracking follows (the others are filtered out), coloured by selection.
+  const boxes = useMemo((): FrameBox[] => {
+    const ids = tracking.trackIdAt[index] ?? [];
+    const lockedHere = new Set<number>();
+    const selectedIds = new Set<string>();
+    for (const r of rows) {
+      if (r.block.locked) {
+        const at = r.indexByFrame.get(index);
+        if (at !== undefined) lockedHere.add(at);
+      } else selectedIds.add(r.block.id);
+    }
+    return frame.detections.flatMap((detection, i) => {
+      const id = ids[i];
+      if (!id) return [];
+      const state = lockedHere.has(i) ? 'locked' : selectedIds.has(id) ? 'selected' : 'free';
+      return [{ index: i, detection, state }];
+    });
+  }, [tracking, index, rows, frame]);
+
+  const pick = (i: number) => {
+    const box = boxes.find((b) => b.index === i);
+    const id = tracking.trackIdAt[index]?.[i];
+    if (!box || !id || box.state === 'locked') return;
+    const existing = selection.blocks.find((b) => !b.locked && b.id === id);
+    if (existing) select({ type: 'editOpened', uniqueID: existing.uniqueID });
+    else select({ type: 'added', id, seriesName: defaultSeriesName(box.detection.text), uniqueID: newUniqueID(selection.blocks) });
+  };
+
+  const changeTracking = useCallback((next: TrackingSettings) => {
+    setSettings(next);
+    select({ type: 'trackingChanged' });
+  }, []);
+
+  const lock = (uniqueID: number) => {
+    const block = selection.blocks.find((b) => b.uniqueID === uniqueID);
+    if (!block) return;
+    select({ type: 'locked', uniqueID, points: tracks.get(block.id)?.points ?? null });
+  };
+  const remove = (uniqueID: number) => {
+    if (selection.blocks.find((b) => b.uniqueID === uniqueID)?.locked) dispatch(toastShown(LOCKED_DELETE_MESSAGE, 'error'));
+    else select({ type: 'removed', uniqueID });
+  };
+
+  return (
+    <div className="numerical">
+      <div className="numerical__bar">
+        <p className="muted small">Click a box to follow its text across frames as a series.</p>
+        <button type="button" className="btn btn--secondary btn--icon numerical__help" aria-label={HOW_TO_TITLE} title={HOW_TO_TITLE} onClick={() => setHowToOpen(true)}>
+          ?
+        </button>
+      </div>
+      <div className="results__main">
+        <div className="stack numerical-viewer">
+          <div className="numerical-stage">
+            <FrameStage frame={frame} label={label(index)} interactive overlay={() => <BlockBoxes boxes={boxes} highlight={highlight} onPick={pick} />} />
+            {!imageLoaded && (
+              <div className="numerical-stage__loading">
+                <Spinner label="Loading Image" detail="This could take a while for 100+ images" />
+              </div>
+            )}
+          </div>
+          <p className="field__hint">Green: a selected series. Red: not selected, or locked (dashed). The same blocks are listed under the slider.</p>
+          <FrameSlider count={view.frames.length} index={index} onIndex={setIndex} label={label} />
+          <FrameBlocksList label={label(index)} boxes={boxes} onPick={pick} onHighlight={setHighlight} />
+          <TrackingSettingsPanel settings={settings} onChange={changeTracking} showConfidence={view.hasConfidence} live={view.frames.length < LIVE_SLIDER_LIMIT} />
+        </div>
+        <div className="stack numerical-side">
+          <SelectedBlocksTable
+            rows={rows}
+            frameCount={view.frames.length}
+            detections={frame.detections}
+            currentFrame={index}
+            editing={selection.editing}
+            onEdit={(uniqueID) => select({ type: 'editToggled', uniqueID })}
+            onLock={lock}
+            onUnlock={(uniqueID) => select({ type: 'unlocked', uniqueID })}
+            onRemove={remove}
+          />
+          {editing && (
+            <BlockEditor
+              key={editing.block.uniqueID}
+              title={editing.values.name}
+              settings={editing.block.settings}
+              onChange={(change: Partial<BlockSettings>) => select({ type: 'settingsChanged', uniqueID: editing.block.uniqueID, settings: change })}
+              onClose={() => select({ type: 'editToggled', uniqueID: editing.block.uniqueID })}
+            />
+          )}
+          <ExportTable frames={exportFrames} series={series} />
+        </div>
+      </div>
+      {series.length > 0 && <SeriesChart uploadName={view.uploadName} times={times} series={series} />}
+      {howToOpen && <HowToModal onClose={() => setHowToOpen(false)} />}
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+import { formatFrameShare } from '@frametext/text-analysis';
+import type { Detection } from '@frametext/contracts';
+import type { BlockSeries } from './series';
+
+interface Props {
+  /** In display order (by uniqueID). */
+  rows: readonly BlockSeries[];
+  frameCount: number;
+  /** The current frame's detections. */
+  detections: readonly Detection[];
+  currentFrame: number;
+  editing: number | null;
+  onEdit: (uniqueID: number) => void;
+  onLock: (uniqueID: number) => void;
+  onUnlock: (uniqueID: number) => void;
+  onRemove: (uniqueID: number) => void;
+}
+
+/** The Selected Blocks table: name, frames with the block, its text on this frame, and Edit/Lock/Unlock/Remove. */
+export function SelectedBlocksTable({ rows, frameCount, detections, currentFrame, editing, onEdit, onLock, onUnlock, onRemove }: Props) {
+  return (
+    <section className="card numerical-selected" aria-labelledby="numerical-selected-title">
+      <h2 id="numerical-selected-title">Selected Blocks</h2>
+      {rows.length === 0 ? (
+        <p className="muted">No blocks selected yet. Click a box on the frame (or Tab to it and press Enter) to follow its text as a series.</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table numerical-selected__table">
+            <thead>
+              <tr>
+                <th scope="col">Block Name</th>
+                <th scope="col">Frames with Block</th>
+                <th scope="col">Current Frame Text</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map(({ block, points, indexByFrame, values }) => {
+                const count = block.total ?? points.length;
+                const index = indexByFrame.get(currentFrame);
+                const text = index === undefined ? undefined : detections[index]?.text;
+                const isEditing = editing === block.uniqueID;
+                return (
+                  <tr key={block.uniqueID} className={isEditing ? 'numerical-selected__row--editing' : undefined}>
+                    <th scope="row" className="numerical-selected__name">
+                      {values.name}
+                      {block.locked && <span className="badge numerical-selected__badge">Locked</span>}
+                    </th>
+                    <td className="num">
+                      {count} ({formatFrameShare(count, frameCount)})
+                    </td>
+                    <td className="numerical-selected__text">{text ?? <span className="muted">not on this frame</span>}</td>
+                    <td>
+                      <div className="numerical-actions">
+                        <button type="button" className="btn btn--secondary btn--sm" aria-expanded={isEditing} aria-label={`${isEditing ? 'Close' : 'Edit'} ${values.name}`} onClick={() => onEdit(block.uniqueID)}>
+                          {isEditing ? 'Close' : 'Edit'}
+                        </button>
+                        {block.locked ? (
+                          <button type="button" className="btn btn--secondary btn--sm" aria-label={`Unlock ${values.name}`} onClick={() => onUnlock(block.uniqueID)}>
+                            Unlock
+                          </button>
+                        ) : (
+                          <button type="button" className="btn btn--secondary btn--sm" aria-label={`Lock ${values.name}`} onClick={() => onLock(block.uniqueID)}>
+                            Lock
+                          </button>
+                        )}
+                        <button type="button" className="btn btn--ghost btn--sm numerical-actions__remove" aria-label={`Remove ${values.name}`} onClick={() => onRemove(block.uniqueID)}>
+                          Remove
+                        </button>
+                      </div>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,79 @@
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import type { SeriesValues } from '@frametext/text-analysis';
+import { selectTheme } from '../../../../app/uiSlice';
+import { useAppSelector } from '../../../../app/store';
+import { downloadFile } from '../../../../lib/download';
+import { chartFileName, chartModel } from './chartData';
+import type { ChartColours } from './lineChart';
+
+interface Props {
+  uploadName: string;
+  times: readonly (number | null)[];
+  series: readonly SeriesValues[];
+}
+
+type Drawn = { destroy(): void } | null;
+
+function themeColours(): ChartColours {
+  const css = getComputedStyle(document.documentElement);
+  const read = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
+  return { text: read('--text', '#1d2330'), muted: read('--muted', '#5c6370'), grid: read('--border', '#d0d5dd'), background: read('--surface', '#ffffff') };
+}
+
+/**
+ * The selected series over time as a line chart (Chart.js, loaded when first needed), with gaps where a value is
+ * missing or is not a number, in the current theme's colours, and a PNG download.
+ */
+export const SeriesChart = memo(function SeriesChart({ uploadName, times, series }: Props) {
+  const theme = useAppSelector(selectTheme);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const [state, setState] = useState<'loading' | 'drawn' | 'failed'>('loading');
+  const model = useMemo(() => chartModel(times, series), [times, series]);
+
+  useEffect(() => {
+    let cancelled = false;
+    let chart: Drawn = null;
+    const canvas = canvasRef.current;
+    if (!canvas || !model.hasNumbers) return;
+    if (!canvas.getContext('2d')) {
+      setState('failed');
+      return;
+    }
+    import('./lineChart')
+      .then(({ drawLineChart }) => {
+        if (cancelled) return;
+        // The theme attribute is set by the layout in an effect of its own: read the colours once it is there.
+        chart = drawLineChart(canvas, model, themeColours());
+        setState('drawn');
+      })
+      .catch(() => {
+        if (!cancelled) setState('failed');
+      });
+    return () => {
+      cancelled = true;
+      chart?.destroy();
+    };
+  }, [model, theme]);
+
+  const download = () => {
+    canvasRef.current?.toBlob((blob) => {
+      if (blob) downloadFile(chartFileName(uploadName), blob, 'image/png');
+    }, 'image/png');
+  };
+
+  return (
+    <section className="card numerical-chart" aria-labelledby="numerical-chart-title">
+      <div className="numerical-section__head">
+        <h2 id="numerical-chart-title">Chart</h2>
+        <button type="button" className="btn btn--secondary btn--sm" onClick={download} disabled={state !== 'drawn' || !model.hasNumbers}>
+          Download chart (PNG)
+        </button>
+      </div>
+      {!model.hasNumbers && <p className="muted small">None of the selected values is a number yet: try Numbers only in a series' edit panel.</p>}
+      {state === 'failed' && <p className="alert alert--danger">The chart could not be drawn.</p>}
+      <div className="numerical-chart__canvas" hidden={!model.hasNumbers}>
+        <canvas ref={canvasRef} role="img" aria-label={`Line chart of ${series.map((s) => s.name).join(', ')} over ${model.axis === 'time' ? 'time' : 'frames'}`} />
+      </div>
+    </section>
+  );
+});

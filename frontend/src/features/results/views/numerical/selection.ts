@@ -1,0 +1,113 @@
+import { defaultBlockSettings, type BlockSettings, type TrackPoint } from '@frametext/text-analysis';
+
+/*
+ * The Numerical view's selected blocks, as a reducer (pure, tested beside this file):
+ * - a picked block is added unlocked, named after its text, and opened for editing;
+ * - Lock freezes the block's frames and their count and closes editing (a block tracking no longer knows is simply
+ *   removed);
+ * - Unlock makes it follow tracking again under its original id;
+ * - Remove deletes an unlocked block (the view refuses locked ones with a toast);
+ * - new tracking settings drop every unlocked block and close editing; locked blocks stay as they were.
+ */
+
+export interface SelectedBlock {
+  /** The tracked block it follows while unlocked; `locked-<uniqueID>` while locked. */
+  id: string;
+  /** The tracked block it was picked as. */
+  originalId: string;
+  locked: boolean;
+  /** Random 1000..9999, unique among the selected blocks; orders the table. */
+  uniqueID: number;
+  /** Its frames, frozen when it was locked (null while unlocked: tracking says). */
+  points: TrackPoint[] | null;
+  /** Frames with the block, frozen when it was locked. */
+  total: number | null;
+  settings: BlockSettings;
+}
+
+export interface SelectionState {
+  blocks: SelectedBlock[];
+  /** uniqueID of the block whose edit panel is open. */
+  editing: number | null;
+}
+
+export const emptySelection: SelectionState = { blocks: [], editing: null };
+
+export type SelectionAction =
+  | { type: 'added'; id: string; seriesName: string; uniqueID: number }
+  | { type: 'editToggled'; uniqueID: number }
+  | { type: 'editOpened'; uniqueID: number }
+  | { type: 'settingsChanged'; uniqueID: number; settings: Partial<BlockSettings> }
+  /** points: the block's frames in the current tracking, or null when tracking no longer has it. */
+  | { type: 'locked'; uniqueID: number; points: TrackPoint[] | null }
+  | { type: 'unlocked'; uniqueID: number }
+  | { type: 'removed'; uniqueID: number }
+  | { type: 'trackingChanged' };
+
+export const UNIQUE_ID_MIN = 1000;
+export const UNIQUE_ID_MAX = 9999;
+
+/** A random integer 1000..9999 that no selected block has yet. */
+export function newUniqueID(blocks: readonly SelectedBlock[], random: () => number = Math.random): number {
+  const taken = new Set(blocks.map((b) => b.uniqueID));
+  for (;;) {
+    const id = UNIQUE_ID_MIN + Math.floor(random() * (UNIQUE_ID_MAX - UNIQUE_ID_MIN + 1));
+    if (!taken.has(id)) return id;
+  }
+}
+
+const update = (state: SelectionState, uniqueID: number, change: (b: SelectedBlock) => SelectedBlock): SelectionState => ({
+  ...state,
+  blocks: state.blocks.map((b) => (b.uniqueID === uniqueID ? change(b) : b)),
+});
+
+export function selectionReducer(state: SelectionState, action: SelectionAction): SelectionState {
+  switch (action.type) {
+    case 'added': {
+      const block: SelectedBlock = {
+        id: action.id,
+        originalId: action.id,
+        locked: false,
+        uniqueID: action.uniqueID,
+        points: null,
+        total: null,
+        settings: defaultBlockSettings(action.seriesName),
+      };
+      return { blocks: [...state.blocks, block], editing: action.uniqueID };
+    }
+    case 'editToggled':
+      return { ...state, editing: state.editing === action.uniqueID ? null : action.uniqueID };
+    case 'editOpened':
+      return { ...state, editing: action.uniqueID };
+    case 'settingsChanged':
+      return update(state, action.uniqueID, (b) => ({ ...b, settings: { ...b.settings, ...action.settings } }));
+    case 'locked': {
+      const { points } = action;
+      if (!points) return { blocks: state.blocks.filter((b) => b.uniqueID !== action.uniqueID), editing: null };
+      const next = update(state, action.uniqueID, (b) =>
+        b.locked ? b : { ...b, locked: true, id: `locked-${b.uniqueID}`, points, total: points.length },
+      );
+      return { ...next, editing: null };
+    }
+    case 'unlocked': {
+      const block = state.blocks.find((b) => b.uniqueID === action.uniqueID);
+      if (!block?.locked) return state;
+      // Picked again meanwhile: the unlocked copy gives way, so each tracked block is selected once.
+      const others = state.blocks.filter((b) => b.uniqueID === action.uniqueID || b.locked || b.id !== block.originalId);
+      const blocks = others.map((b) => (b.uniqueID === action.uniqueID ? { ...b, locked: false, id: b.originalId, points: null, total: null } : b));
+      return { blocks, editing: blocks.some((b) => b.uniqueID === state.editing) ? state.editing : null };
+    }
+    case 'removed': {
+      const block = state.blocks.find((b) => b.uniqueID === action.uniqueID);
+      if (!block || block.locked) return state;
+      return { blocks: state.blocks.filter((b) => b !== block), editing: state.editing === action.uniqueID ? null : state.editing };
+    }
+    case 'trackingChanged':
+      return { blocks: state.blocks.filter((b) => b.locked), editing: null };
+  }
+}
+
+/** The blocks in display order (by uniqueID). */
+export function inDisplayOrder(blocks: readonly SelectedBlock[]): SelectedBlock[] {
+  return [...blocks].sort((a, b) => a.uniqueID - b.uniqueID);
+}

@@ -1,0 +1,117 @@
+import { useCallback, useMemo, useState } from 'react';
+import { SLIDE_SIMILARITY_DEFAULT, overlapWithPrevious, similarToPrevious } from '@frametext/text-analysis';
+import { useAppDispatch } from '../../../../app/store';
+import { toastShown } from '../../../../app/uiSlice';
+import { FrameStage } from '../../components/FrameStage';
+import type { ViewProps } from '../../components/ResultsShell';
+import { frameLabel } from '../../model';
+import { FrameList, type FrameRowData } from './FrameList';
+import { SimilarityFilter } from './SimilarityFilter';
+import { PRESENTATION_FILE, frameLines, selectedSlidesFileName, selectedSlidesText } from './slidesText';
+import { TextResultModal } from './TextResultModal';
+import './presentation.css';
+
+interface Shown {
+  title: string;
+  text: string;
+  fileName: string;
+}
+
+/**
+ * The Presentation view: every frame as a row to keep or drop, a similarity filter that drops frames repeating
+ * the one before, the current frame's lines, and the kept frames' text to download or copy.
+ */
+export default function PresentationView({ view }: ViewProps) {
+  const dispatch = useAppDispatch();
+  const count = view.frames.length;
+  const [selected, setSelected] = useState<boolean[]>(() => view.frames.map(() => true));
+  const [threshold, setThreshold] = useState(SLIDE_SIMILARITY_DEFAULT);
+  const [current, setCurrent] = useState(0);
+  const [shown, setShown] = useState<Shown | null>(null);
+  const [fetching, setFetching] = useState(false);
+
+  // Per-upload work, done once: each frame's lines, its row, and its word overlap with the frame before.
+  const lines = useMemo(() => view.frames.map(frameLines), [view]);
+  const rows = useMemo<FrameRowData[]>(() => view.frames.map((f, i) => ({ index: i, label: frameLabel(view, i), thumbUrl: f.imageUrl, snippet: lines[i]?.[0] ?? '' })), [view, lines]);
+  const overlaps = useMemo(() => overlapWithPrevious(lines.map((l) => l.join('\n'))), [lines]);
+  const similar = useMemo(() => similarToPrevious(overlaps, threshold), [overlaps, threshold]);
+  const similarCount = useMemo(() => similar.filter(Boolean).length, [similar]);
+  const selectedCount = useMemo(() => selected.filter(Boolean).length, [selected]);
+
+  const toggle = useCallback((i: number) => setSelected((prev) => prev.map((on, j) => (j === i ? !on : on))), []);
+  const open = useCallback((i: number) => setCurrent(i), []);
+  const applyFilter = () => setSelected(similar.map((s) => !s));
+
+  const showSelected = () => setShown({ title: 'Selected slides', text: selectedSlidesText(view, selected), fileName: selectedSlidesFileName(view.uploadID) });
+  const showPresentationFile = async () => {
+    if (!view.resultsUrl) return;
+    setFetching(true);
+    try {
+      const response = await fetch(view.resultsUrl);
+      if (!response.ok) throw new Error(`results file answered ${response.status}`);
+      setShown({ title: 'Presentation text', text: await response.text(), fileName: PRESENTATION_FILE });
+    } catch (error) {
+      console.warn('presentation text', error);
+      dispatch(toastShown('Results not yet available', 'error'));
+    } finally {
+      setFetching(false);
+    }
+  };
+
+  const frame = view.frames[current]!;
+  const currentLines = lines[current] ?? [];
+  const none = selectedCount === 0;
+
+  return (
+    <div className="slides stack">
+      <div className="slides-toolbar">
+        <SimilarityFilter threshold={threshold} onThreshold={setThreshold} similarCount={similarCount} onApply={applyFilter} />
+        <div className="card slides-export">
+          <p className="slides-export__count" aria-live="polite">
+            <strong>{selectedCount}</strong> of {count} frames selected
+          </p>
+          <div className="cluster">
+            <button type="button" className="btn btn--ghost btn--sm" onClick={() => setSelected(view.frames.map(() => true))}>
+              Select all
+            </button>
+            <button type="button" className="btn btn--ghost btn--sm" onClick={() => setSelected(view.frames.map(() => false))}>
+              Select none
+            </button>
+          </div>
+          <div className="cluster">
+            <button type="button" className="btn btn--primary btn--sm" disabled={none} onClick={showSelected}>
+              Export selected text
+            </button>
+            {view.resultsUrl && (
+              <button type="button" className="btn btn--secondary btn--sm" disabled={none || fetching} onClick={() => void showPresentationFile()}>
+                {fetching ? 'Loading…' : 'Full results file'}
+              </button>
+            )}
+          </div>
+          {none && <p className="field__hint">Select at least one frame to export.</p>}
+        </div>
+      </div>
+
+      <div className="results__main">
+        <FrameList rows={rows} selected={selected} similar={similar} current={current} onToggle={toggle} onOpen={open} />
+        <section className="card slides-panel" aria-labelledby="slides-panel-title">
+          <h2 id="slides-panel-title" className="slides-panel__title">
+            {frameLabel(view, current)}
+          </h2>
+          <FrameStage frame={frame} label={frameLabel(view, current)} />
+          {currentLines.length > 0 ? (
+            <ol className="slides-panel__lines" aria-label="Text of this frame">
+              {currentLines.map((line, i) => (
+                <li key={i}>{line}</li>
+              ))}
+            </ol>
+          ) : (
+            <p className="muted">No text found on this frame.</p>
+          )}
+        </section>
+      </div>
+
+      {shown && <TextResultModal {...shown} onClose={() => setShown(null)} />}
+    </div>
+  );
+}

@@ -1,0 +1,136 @@
+import { useMemo, useState } from 'react';
+import { deduplicateItems, DEFAULT_SCROLL_SETTINGS, type ListItem, type Rect, type ScrollSettings } from '@frametext/text-analysis';
+import { ProgressBar } from '../../../../components/ProgressBar';
+import { FrameSlider } from '../../components/FrameSlider';
+import { FrameStage } from '../../components/FrameStage';
+import type { ViewProps } from '../../components/ResultsShell';
+import { frameLabel } from '../../model';
+import { frameWords, lockTemplate, type LockedTemplate } from './detection';
+import { ScrollResults } from './ScrollResults';
+import { ScrollSettingsPanel } from './ScrollSettingsPanel';
+import { DEFAULT_TEMPLATE_BOX } from './templateBox';
+import { TemplateOverlay } from './TemplateOverlay';
+import { useFrameSpace } from './useFrameSpace';
+import { useScrollDetection } from './useScrollDetection';
+import './scroll.css';
+
+const sameDetection = (a: ScrollSettings, b: ScrollSettings) =>
+  a.linePositionTolerance === b.linePositionTolerance && a.lineCountTolerance === b.lineCountTolerance && a.minSimilarity === b.minSimilarity;
+
+/**
+ * The Scroll view: the user boxes one item of a scrolled list on one frame (the purple template), locks it, and
+ * Detect Items finds every item laid out the same way on every frame; duplicates (the same item seen on several
+ * frames while the list scrolls) can be ignored to get the unique list, exported as CSV or text.
+ */
+export default function ScrollView({ view }: ViewProps) {
+  const [index, setIndex] = useState(0);
+  const frame = view.frames[index]!;
+  const space = useFrameSpace(frame);
+  const [box, setBox] = useState<Rect>(DEFAULT_TEMPLATE_BOX);
+  const [locked, setLocked] = useState<LockedTemplate | null>(null);
+  const [lockError, setLockError] = useState(false);
+  const [settings, setSettings] = useState<ScrollSettings>({ ...DEFAULT_SCROLL_SETTINGS });
+  const [ignoreDuplicates, setIgnoreDuplicates] = useState(true);
+  const [selected, setSelected] = useState<ListItem | null>(null);
+  const { state, start, clear } = useScrollDetection();
+
+  const matches = state.status === 'done' ? state.matches : null;
+  const result = useMemo(() => (matches ? deduplicateItems(matches, settings.duplicateThreshold) : null), [matches, settings.duplicateThreshold]);
+  const itemsHere = useMemo(() => {
+    const list = result ? (ignoreDuplicates ? result.unique : result.all) : [];
+    return list.filter((item) => item.frameIndex === index);
+  }, [result, ignoreDuplicates, index]);
+  const label = (i: number) => frameLabel(view, i);
+
+  const lock = () => {
+    if (!space) return;
+    const next = lockTemplate(frame, box, space);
+    setLockError(!next);
+    setLocked(next);
+  };
+  const unlock = () => {
+    setLocked(null);
+    setSelected(null);
+    clear();
+  };
+  const clearResults = () => {
+    setSelected(null);
+    clear();
+  };
+  const detect = () => {
+    if (!locked) return;
+    setSelected(null);
+    void start(view.frames, locked, settings);
+  };
+  const show = (item: ListItem) => {
+    setSelected(item);
+    setIndex(item.frameIndex);
+  };
+
+  const running = state.status === 'running';
+  const outdated = state.status === 'done' && !sameDetection(state.settings, settings);
+
+  return (
+    <div className="scroll-view stack">
+      <div className="results__main">
+        <div className="stack">
+          <FrameStage
+            frame={frame}
+            label={label(index)}
+            interactive
+            overlay={(s) => <TemplateOverlay space={s} box={locked?.box ?? box} locked={locked !== null} onBox={setBox} words={frameWords(frame)} items={itemsHere} selected={selected} />}
+          />
+          <FrameSlider count={view.frames.length} index={index} onIndex={setIndex} label={label} />
+        </div>
+
+        <div className="stack">
+          <section className="card scroll-card" aria-labelledby="scroll-template-title">
+            <h2 id="scroll-template-title" className="scroll-card__title">
+              Template
+            </h2>
+            {locked ? (
+              <p className="scroll-template-summary">
+                Locked on {label(locked.frameIndex)}: {locked.template.lines.length === 1 ? '1 line' : `${locked.template.lines.length} lines`} (
+                <span className="scroll-template-summary__text">{locked.template.lines.map((l) => l.text).join(' / ')}</span>).
+              </p>
+            ) : (
+              <p className="muted small">
+                Drag the purple box onto one item of the list, or draw a new box around it; pull its corners to resize it. With the keyboard, focus the box: the arrow
+                keys move it, Shift and the arrow keys resize it. Then lock it.
+              </p>
+            )}
+            {lockError && !locked && (
+              <p className="alert alert--danger" role="alert">
+                The box holds no text on this frame. Move it over one list item and lock it again.
+              </p>
+            )}
+            <div className="cluster">
+              {locked ? (
+                <button type="button" className="btn btn--secondary btn--sm" onClick={unlock}>
+                  Unlock Template
+                </button>
+              ) : (
+                <button type="button" className="btn btn--secondary btn--sm scroll-lock" onClick={lock} disabled={!space}>
+                  Lock Template
+                </button>
+              )}
+              <button type="button" className="btn btn--primary btn--sm" onClick={detect} disabled={!locked || running}>
+                Detect Items
+              </button>
+              <button type="button" className="btn btn--ghost btn--sm" onClick={clearResults} disabled={state.status === 'idle'}>
+                Clear Results
+              </button>
+            </div>
+            {!locked && <p className="field__hint">Detect Items works once the template is locked.</p>}
+            {running && <ProgressBar label="Detecting items" value={state.done} max={state.total} detail={`${state.done} of ${state.total} frames`} />}
+            {outdated && <p className="alert alert--info">The detection settings changed. Press Detect Items to apply them.</p>}
+          </section>
+
+          <ScrollSettingsPanel settings={settings} onSettings={setSettings} ignoreDuplicates={ignoreDuplicates} onIgnoreDuplicates={setIgnoreDuplicates} />
+        </div>
+      </div>
+
+      {result && state.status === 'done' && <ScrollResults view={view} result={result} ignoreDuplicates={ignoreDuplicates} framesScanned={state.framesScanned} onShow={show} />}
+    </div>
+  );
+}

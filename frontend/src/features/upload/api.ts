@@ -1,0 +1,24 @@
+import type { GetUploadUrlRequest, GetUploadUrlResponse, UploadCompleteResponse, UploadStatusResponse } from '@frametext/contracts';
+import { api } from '../../lib/api';
+
+export const uploadApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    /** Validates the request, holds its credits, and answers one presigned PUT URL per object. */
+    getUploadURL: build.mutation<GetUploadUrlResponse, GetUploadUrlRequest>({
+      query: (body) => ({ url: 'getUploadURL', method: 'POST', body }),
+    }),
+    /** The bytes are in: the server checks them and starts the pipeline. Credits are now held and a card exists. */
+    uploadComplete: build.mutation<UploadCompleteResponse, string>({
+      query: (uploadID) => ({ url: 'uploadComplete', method: 'POST', body: { uploadID } }),
+      invalidatesTags: ['Uploads', 'Profile'],
+    }),
+    /** Polled every 2.5 s in step 2. Answers 404 for a few ms right after uploadComplete. */
+    checkUploadStatus: build.query<UploadStatusResponse['data'], string>({
+      query: (uploadID) => `checkUploadStatus/${encodeURIComponent(uploadID)}`,
+      transformResponse: (answer: UploadStatusResponse) => answer.data,
+      keepUnusedDataFor: 0,
+    }),
+  }),
+});
+
+export const { useGetUploadURLMutation, useUploadCompleteMutation, useCheckUploadStatusQuery } = uploadApi;

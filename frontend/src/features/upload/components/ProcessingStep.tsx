@@ -1,0 +1,86 @@
+import { useEffect, useState } from 'react';
+import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
+import { errorMessage } from '../../../lib/api';
+import { useCheckUploadStatusQuery } from '../api';
+import type { StartedUpload } from '../hooks/useUploadTransfer';
+import { ProgressBar } from '../../../components/ProgressBar';
+
+interface ProcessingStepProps {
+  upload: StartedUpload;
+  pollMs: number;
+  onProcessed: () => void;
+  onStartOver: () => void;
+}
+
+/** Words for a failed poll: the status is polled again either way. */
+function pollProblem(error: unknown): string | null {
+  const status = (error as FetchBaseQueryError | undefined)?.status;
+  if (status === undefined) return null;
+  // Right after uploadComplete the status row may not exist yet.
+  if (status === 404) return 'Getting your upload ready…';
+  return `${errorMessage(error)} Still checking every few seconds.`;
+}
+
+/** Step 2: frames done out of frames total, polled until the upload is processed or has failed. */
+export function ProcessingStep({ upload, pollMs, onProcessed, onStartOver }: ProcessingStepProps) {
+  const [settled, setSettled] = useState(false);
+  const { data, error } = useCheckUploadStatusQuery(upload.uploadID, { pollingInterval: settled ? 0 : pollMs, skipPollingIfUnfocused: false });
+  const status = data?.status;
+
+  useEffect(() => {
+    if (status === 'processed' || status === 'failed') setSettled(true);
+    if (status === 'processed') onProcessed();
+  }, [status, onProcessed]);
+
+  if (status === 'failed') {
+    return (
+      <section className="stack" aria-labelledby="processing-failed">
+        <div className="alert alert--danger" role="alert">
+          <h2 id="processing-failed" className="alert__title">
+            This upload failed
+          </h2>
+          <p>{data?.failureReason ?? 'The server did not say why. Please try again, or contact support if it keeps happening.'}</p>
+          <p>Credits held for it have been released.</p>
+        </div>
+        <div className="cluster">
+          <button type="button" className="btn btn--primary" onClick={onStartOver}>
+            Start Over
+          </button>
+        </div>
+      </section>
+    );
+  }
+
+  const total = data?.framesTotal ?? null;
+  const done = data?.framesDone ?? 0;
+  const problem = pollProblem(error);
+  const { framesRequested, maxFrames } = upload.quote;
+  return (
+    <section className="stack" aria-labelledby="processing-heading">
+      <h2 id="processing-heading">Reading the text</h2>
+      <ProgressBar
+        label="Processing progress"
+        value={done}
+        max={total || 1}
+        indeterminate={!total}
+        detail={total ? `${done} of ${total} frames` : 'Extracting frames…'}
+      />
+      {problem && (
+        <p className="muted" role="status">
+          {problem}
+        </p>
+      )}
+      {maxFrames !== undefined && framesRequested !== undefined && maxFrames < framesRequested && (
+        <p className="alert alert--info">
+          Your credits cover {maxFrames} of the {framesRequested} frames: only the first {maxFrames} frames will be processed.
+        </p>
+      )}
+      <p className="muted small">You can leave this page: the upload keeps processing and appears in your uploads list.</p>
+      <div className="cluster">
+        <button type="button" className="btn btn--secondary" onClick={onStartOver}>
+          Start Over
+        </button>
+      </div>
+    </section>
+  );
+}

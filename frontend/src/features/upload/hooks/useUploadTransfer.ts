@@ -1,0 +1,91 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { GetUploadUrlRequest, GetUploadUrlResponse } from '@frametext/contracts';
+import { useAppDispatch } from '../../../app/store';
+import { toastShown } from '../../../app/uiSlice';
+import { errorMessage } from '../../../lib/api';
+import { useGetUploadURLMutation, useUploadCompleteMutation } from '../api';
+import { putFile } from '../media';
+
+export type TransferPhase = 'idle' | 'requesting' | 'sending' | 'completing';
+
+export interface TransferProgress {
+  sent: number;
+  total: number;
+}
+
+export interface StartedUpload {
+  uploadID: string;
+  quote: Pick<GetUploadUrlResponse, 'framesRequested' | 'maxFrames' | 'creditCost'>;
+}
+
+const isAbort = (e: unknown) => e instanceof DOMException && e.name === 'AbortError';
+
+/**
+ * Step 1's upload: ask for URLs, PUT every file with real byte progress, then confirm with uploadComplete.
+ * Server refusals (400, 402, 503...) become a toast with the server's sentence and leave the person on step 1.
+ */
+export function useUploadTransfer(onStarted: (upload: StartedUpload) => void) {
+  const dispatch = useAppDispatch();
+  const [getUploadURL] = useGetUploadURLMutation();
+  const [uploadComplete] = useUploadCompleteMutation();
+  const [phase, setPhase] = useState<TransferPhase>('idle');
+  const [progress, setProgress] = useState<TransferProgress>({ sent: 0, total: 0 });
+  const abortRef = useRef<AbortController | null>(null);
+
+  // Leaving the page (or Start Over, which remounts the wizard) stops a transfer in flight.
+  useEffect(() => () => abortRef.current?.abort(), []);
+
+  const start = useCallback(
+    async (request: GetUploadUrlRequest, files: readonly File[], contentType: string) => {
+      const controller = new AbortController();
+      abortRef.current = controller;
+      const total = files.reduce((sum, f) => sum + f.size, 0);
+      setProgress({ sent: 0, total });
+      setPhase('requesting');
+      const fail = (text: string) => {
+        if (!controller.signal.aborted) dispatch(toastShown(text, 'error'));
+        setPhase('idle');
+      };
+
+      let answer: GetUploadUrlResponse;
+      try {
+        answer = await getUploadURL(request).unwrap();
+      } catch (e) {
+        return fail(errorMessage(e, 'The upload could not be started. Please try again.'));
+      }
+      if (controller.signal.aborted) return setPhase('idle');
+      if (answer.urls.length !== files.length) {
+        return fail(`The server gave ${answer.urls.length} upload addresses for ${files.length} files. Please start the upload again.`);
+      }
+
+      setPhase('sending');
+      let before = 0;
+      try {
+        for (const [i, url] of answer.urls.entries()) {
+          const file = files[i] as File;
+          await putFile(url, file, contentType, (sent) => setProgress({ sent: before + sent, total }), controller.signal);
+          before += file.size;
+        }
+      } catch (e) {
+        if (isAbort(e)) return setPhase('idle');
+        return fail(e instanceof Error ? e.message : 'The upload was interrupted. Please try again.');
+      }
+
+      setPhase('completing');
+      try {
+        await uploadComplete(answer.uploadID).unwrap();
+      } catch (e) {
+        return fail(errorMessage(e, 'The files arrived but the upload could not be confirmed. Please try again.'));
+      }
+      if (controller.signal.aborted) return setPhase('idle');
+      abortRef.current = null;
+      setPhase('idle');
+      onStarted({ uploadID: answer.uploadID, quote: { framesRequested: answer.framesRequested, maxFrames: answer.maxFrames, creditCost: answer.creditCost } });
+    },
+    [dispatch, getUploadURL, uploadComplete, onStarted],
+  );
+
+  const cancel = useCallback(() => abortRef.current?.abort(), []);
+
+  return { phase, progress, running: phase !== 'idle', start, cancel };
+}

@@ -1,0 +1,191 @@
+import type { UploadListItem } from '@frametext/contracts';
+import { useEffect, useMemo, useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { useAppDispatch } from '../../app/store';
+import { toastShown } from '../../app/uiSlice';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { api, errorMessage } from '../../lib/api';
+import { useGetProfileQuery } from '../credits/api';
+import { PurchaseCreditsModal } from '../credits/components/PurchaseCreditsModal';
+import { useDeleteUploadsMutation, useGetUploadsQuery, useLazyRecheckUploadStatusQuery } from './api';
+import { SkeletonCards, UploadCard } from './components/UploadCard';
+import { isInProgress, useLocalUploads } from './hooks';
+import { deleteLocalUploads, isLocalId } from './localUploads';
+import './uploads.css';
+
+/** While an upload is on its way, the list asks again this often. */
+export const LIST_REFRESH_MS = 10_000;
+export const STILL_PROCESSING = 'Still processing.';
+
+const plural = (n: number) => (n === 1 ? '1 upload' : `${n} uploads`);
+const byNewest = (a: UploadListItem, b: UploadListItem) => b.uploadedAt.localeCompare(a.uploadedAt);
+
+export default function UploadsPage() {
+  const navigate = useNavigate();
+  const dispatch = useAppDispatch();
+  const profile = useGetProfileQuery();
+  const [refreshMs, setRefreshMs] = useState(0);
+  const remote = useGetUploadsQuery(undefined, { pollingInterval: refreshMs, skipPollingIfUnfocused: true });
+  const local = useLocalUploads();
+  const [recheck] = useLazyRecheckUploadStatusQuery();
+  const [deleteUploads] = useDeleteUploadsMutation();
+
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [confirming, setConfirming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [checkingId, setCheckingId] = useState<string | null>(null);
+  const [purchasing, setPurchasing] = useState(false);
+
+  const uploads = useMemo(() => [...(remote.data ?? []), ...local.items].sort(byNewest), [remote.data, local.items]);
+  const anyInProgress = remote.data?.some((u) => isInProgress(u.status)) ?? false;
+  useEffect(() => setRefreshMs(anyInProgress ? LIST_REFRESH_MS : 0), [anyInProgress]);
+
+  // Forget selections of uploads that are gone (deleted elsewhere, or expired).
+  useEffect(() => {
+    setSelected((current) => {
+      const present = new Set(uploads.map((u) => u.id));
+      const kept = [...current].filter((id) => present.has(id));
+      return kept.length === current.size ? current : new Set(kept);
+    });
+  }, [uploads]);
+
+  const toggle = (id: string) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  const viewPath = (upload: UploadListItem) => `/view-upload/${encodeURIComponent(upload.id)}`;
+  const openUpload = (upload: UploadListItem) => navigate(viewPath(upload), { state: { mediaContent: upload.mediaContent } });
+
+  async function onOpen(upload: UploadListItem) {
+    if (upload.status === 'processed') {
+      openUpload(upload);
+      return;
+    }
+    setCheckingId(upload.id);
+    try {
+      const now = await recheck(upload.id).unwrap();
+      if (now.status !== upload.status) dispatch(api.util.invalidateTags(['Uploads']));
+      if (now.status === 'processed') openUpload(upload);
+      else if (now.status === 'failed') dispatch(toastShown(`This upload failed: ${now.failureReason ?? 'no reason was given.'}`, 'error'));
+      else dispatch(toastShown(STILL_PROCESSING, 'info'));
+    } catch (error) {
+      // Right after completion the status can be missing for a moment: that is still processing too.
+      const status = (error as { status?: unknown }).status;
+      dispatch(status === 404 ? toastShown(STILL_PROCESSING, 'info') : toastShown(errorMessage(error), 'error'));
+    } finally {
+      setCheckingId(null);
+    }
+  }
+
+  async function onDeleteConfirmed() {
+    const ids = [...selected];
+    const localIds = ids.filter(isLocalId);
+    const serverIds = ids.filter((id) => !isLocalId(id));
+    setDeleting(true);
+    try {
+      if (serverIds.length > 0) await deleteUploads(serverIds).unwrap();
+      if (localIds.length > 0) {
+        await deleteLocalUploads(localIds);
+        local.reload();
+      }
+      setSelected(new Set());
+      dispatch(toastShown(`Deleted ${plural(ids.length)}.`, 'success'));
+    } catch (error) {
+      dispatch(toastShown(`Could not delete the uploads: ${errorMessage(error)}`, 'error'));
+    } finally {
+      setDeleting(false);
+      setConfirming(false);
+    }
+  }
+
+  const loading = remote.isLoading || local.loading;
+  const credits = profile.data?.credits;
+
+  return (
+    <div className="page container">
+      <header className="page__header">
+        <h1>Uploads</h1>
+        <div className="cluster">
+          <button type="button" className="btn btn--primary" onClick={() => navigate('/upload')}>
+            New Upload
+          </button>
+          <button type="button" className="btn btn--secondary" onClick={() => navigate('/local')}>
+            New Local Upload
+          </button>
+        </div>
+      </header>
+
+      <section className="uploads-toolbar" aria-label="Credits and selection">
+        <div className="uploads-credits">
+          <span>
+            <span className="muted">Credits: </span>
+            <span className="uploads-credits__value" data-testid="credit-balance">
+              {credits ?? (profile.isError ? 'unavailable' : '…')}
+            </span>
+          </span>
+          <button type="button" className="btn btn--secondary btn--sm" onClick={() => setPurchasing(true)}>
+            Purchase Credits
+          </button>
+        </div>
+        <div className="cluster">
+          {selected.size > 0 && <span className="muted small">{plural(selected.size)} selected</span>}
+          <button type="button" className="btn btn--danger btn--sm" disabled={selected.size === 0 || deleting} onClick={() => setConfirming(true)}>
+            Delete Selected
+          </button>
+        </div>
+      </section>
+
+      {remote.isError && (
+        <div className="alert alert--danger" role="alert">
+          <p>
+            <strong>We could not load your uploads.</strong> {errorMessage(remote.error)}
+          </p>
+          <button type="button" className="btn btn--secondary btn--sm" onClick={() => void remote.refetch()}>
+            Try again
+          </button>
+        </div>
+      )}
+      {local.failed && <p className="alert alert--info">Uploads saved in this browser could not be read, so only your server uploads are listed.</p>}
+
+      {loading ? (
+        <SkeletonCards />
+      ) : uploads.length === 0 ? (
+        !remote.isError && (
+          <div className="uploads-empty">
+            <h2>No uploads yet</h2>
+            <p className="muted">Upload a video or a few photos and FrameText reads the text in them for you.</p>
+            <Link className="btn btn--primary" to="/upload">
+              Start your first upload
+            </Link>
+          </div>
+        )
+      ) : (
+        <ul className="uploads-grid" aria-label="Your uploads">
+          {uploads.map((upload) => (
+            <UploadCard key={upload.id} upload={upload} selected={selected.has(upload.id)} busy={checkingId === upload.id} onToggle={toggle} onOpen={(u) => void onOpen(u)} />
+          ))}
+        </ul>
+      )}
+
+      {confirming && (
+        <ConfirmDialog
+          title={`Delete ${plural(selected.size)}?`}
+          confirmLabel="Delete"
+          danger
+          busy={deleting}
+          onConfirm={() => void onDeleteConfirmed()}
+          onCancel={() => setConfirming(false)}
+        >
+          <p>
+            {selected.size === 1 ? 'The selected upload' : `The ${selected.size} selected uploads`}, their frames and their results will be removed for good.
+          </p>
+        </ConfirmDialog>
+      )}
+      {purchasing && <PurchaseCreditsModal onClose={() => setPurchasing(false)} />}
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import type { UploadListItem } from '@frametext/contracts';
+import { Skeleton } from '../../../components/Skeleton';
+import { badgeFor, formatUploadDate } from '../hooks';
+
+interface Props {
+  upload: UploadListItem;
+  selected: boolean;
+  busy: boolean;
+  onToggle: (id: string) => void;
+  onOpen: (upload: UploadListItem) => void;
+}
+
+/**
+ * One upload. The name button opens it and stretches over the whole card, so a click anywhere opens it; the
+ * checkbox sits above that layer and selects it for deletion.
+ */
+export function UploadCard({ upload, selected, busy, onToggle, onOpen }: Props) {
+  const badge = badgeFor(upload.status);
+  return (
+    <li className={`upload-card${selected ? ' upload-card--selected' : ''}`} aria-busy={busy || undefined}>
+      <div className="upload-card__thumb">
+        {upload.imageUrl ? <img src={upload.imageUrl} alt="" loading="lazy" /> : <span className="upload-card__placeholder" aria-hidden="true" />}
+      </div>
+      <div className="upload-card__body">
+        <button type="button" className="upload-card__open" onClick={() => onOpen(upload)} disabled={busy}>
+          {upload.uploadName}
+        </button>
+        <div className="upload-card__meta">
+          <time className="muted small" dateTime={upload.uploadedAt}>
+            {formatUploadDate(upload.uploadedAt)}
+          </time>
+          {upload.isLocal && <span className="badge">Local</span>}
+          {badge && <span className={`badge ${badge.kind === 'failed' ? 'badge--danger' : 'badge--warning'}`}>{badge.text}</span>}
+        </div>
+      </div>
+      <input className="upload-card__select" type="checkbox" checked={selected} onChange={() => onToggle(upload.id)} aria-label={`Select ${upload.uploadName}`} />
+    </li>
+  );
+}
+
+/** Placeholders shaped like cards while the list loads. */
+export function SkeletonCards({ count = 6 }: { count?: number }) {
+  return (
+    <div aria-busy="true">
+      <p className="visually-hidden" role="status">
+        Loading uploads
+      </p>
+      <ul className="uploads-grid" aria-hidden="true">
+        {Array.from({ length: count }, (_, i) => (
+          <li key={i} className="upload-card" data-testid="upload-skeleton">
+            <Skeleton className="upload-card__thumb" height="auto" radius="0" />
+            <div className="upload-card__body">
+              <Skeleton width="70%" height="1.1rem" />
+              <Skeleton width="45%" height="0.9rem" />
+            </div>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+// Component tests: jsdom, Testing Library. Run by the root `npm test` through the workspace Vitest projects.
+export default defineConfig({
+  plugins: [react()],
+  resolve: { conditions: ['source'] },
+  test: {
+    name: 'frontend',
+    environment: 'jsdom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/testing/setup.ts'],
+  },
+});

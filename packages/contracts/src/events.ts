@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import {
+  MAX_FRAMES,
+  SERVER_ENGINES,
+  isoDateTimeSchema,
+  languageCodeSchema,
+  mediaContentSchema,
+  serverEngineSchema,
+  sortPreferenceSchema,
+  uploadIdSchema,
+  uploadKindSchema,
+  userIdSchema,
+  type ServerEngine,
+} from './common.js';
+import { detectionSchema, wordSchema } from './results.js';
+
+/**
+ * Every event of the system, by name (`<entity>.<past-tense>.v<N>`). Producers and consumers import
+ * their schemas from here and nowhere else. The pipeline's order is in the architecture brief
+ * ("One upload, end to end"); each schema says who publishes it and who consumes it.
+ */
+
+/** Published by identity when an account is created; consumed by billing (free-credit grant). */
+export const userCreatedV1 = z.object({
+  uid: z.string().uuid(),
+  email: z.string().email(),
+  createdAt: z.string().datetime(),
+});
+
+const frameIndexSchema = z.number().int().nonnegative().max(MAX_FRAMES - 1);
+const timestampMsSchema = z.number().int().nonnegative();
+const objectKeySchema = z.string().min(1).max(1024);
+
+/**
+ * Published by upload after POST /uploadComplete found the objects; consumed by frame-extraction (cuts or
+ * orders the frames) and results (creates the upload's row, shown as uploaded).
+ * `objectKeys`: one for a video, one per photo (in the request's file order), one per browser-cut frame.
+ * `timestamps` line up with objectKeys: ms from the start for frames, capture times (ms since the epoch) for
+ * photos, null for a video. `maxFrames` is what the user paid for: process at most that many frames.
+ */
+export const uploadCompletedV1 = z.object({
+  uploadId: uploadIdSchema,
+  userId: userIdSchema,
+  uploadName: z.string(),
+  kind: uploadKindSchema,
+  objectKeys: z.array(objectKeySchema).min(1).max(MAX_FRAMES),
+  mimeType: z.string().min(1),
+  fileNames: z.array(z.string()).nullable(),
+  timestamps: z.array(timestampMsSchema).nullable(),
+  engine: serverEngineSchema,
+  mediaContent: mediaContentSchema,
+  /** Seconds between frames; null for photos. */
+  intervalSeconds: z.number().positive().nullable(),
+  slideDetection: z.boolean(),
+  sortPreference: sortPreferenceSchema.nullable(),
+  maxFrames: z.number().int().positive().max(MAX_FRAMES),
+  creditCost: z.number().int().nonnegative(),
+  originalLanguage: languageCodeSchema,
+  targetLanguage: languageCodeSchema,
+  /** Video length in seconds as the client measured it; frame-extraction trusts ffprobe over it. */
+  durationSeconds: z.number().nonnegative().nullable(),
+  createdAt: isoDateTimeSchema,
+});
+
+/** One stored frame: its position, its time and where its image and thumbnail are. */
+export const extractedFrameSchema = z.object({
+  frameIndex: frameIndexSchema,
+  timestampMs: timestampMsSchema,
+  objectKey: objectKeySchema,
+  thumbnailKey: objectKeySchema.nullable(),
+});
+
+/**
+ * Published by frame-extraction once every frame is in storage (before its ocr.requested.v1 events, in the
+ * same transaction); consumed by results (status processing, framesTotal, frame URLs, thumbnail).
+ */
+export const framesExtractedV1 = z.object({
+  uploadId: uploadIdSchema,
+  framesTotal: z.number().int().positive().max(MAX_FRAMES),
+  frames: z.array(extractedFrameSchema).min(1).max(MAX_FRAMES),
+  /** Length found by ffprobe (null for photos). */
+  durationSeconds: z.number().nonnegative().nullable(),
+});
+
+/**
+ * Published by frame-extraction, one per frame, with routing key {@link ocrRequestedRoutingKey}(engine);
+ * consumed by the OCR worker of that engine (ocr-cloud or ocr-tesseract).
+ */
+export const ocrRequestedV1 = z.object({
+  uploadId: uploadIdSchema,
+  frameIndex: frameIndexSchema,
+  framesTotal: z.number().int().positive().max(MAX_FRAMES),
+  timestampMs: timestampMsSchema,
+  objectKey: objectKeySchema,
+  engine: serverEngineSchema,
+  mediaContent: mediaContentSchema,
+  originalLanguage: languageCodeSchema,
+  targetLanguage: languageCodeSchema,
+});
+
+/**
+ * Published by the OCR worker that read the frame; consumed by results (stores it idempotently by
+ * uploadId + frameIndex; when all framesTotal are in, builds lines and finishes the upload).
+ * A frame the engine could not read still completes, with no detections and a failureReason, so one bad
+ * frame does not hold the upload forever.
+ */
+export const ocrCompletedV1 = z.object({
+  uploadId: uploadIdSchema,
+  frameIndex: frameIndexSchema,
+  timestampMs: timestampMsSchema,
+  engine: serverEngineSchema,
+  detections: z.array(detectionSchema),
+  words: z.array(wordSchema).optional(),
+  /** Image size in pixels, for the viewers' normalised boxes. */
+  imageWidth: z.number().int().positive().optional(),
+  imageHeight: z.number().int().positive().optional(),
+  durationMs: z.number().nonnegative(),
+  failureReason: z.string().nullable().optional(),
+});
+
+/** Published by results when every frame is in; consumed by billing (captures the credits of the frames processed, releases the rest). */
+export const uploadProcessedV1 = z.object({
+  uploadId: uploadIdSchema,
+  userId: userIdSchema,
+  framesProcessed: z.number().int().nonnegative().max(MAX_FRAMES),
+  engine: serverEngineSchema,
+});
+
+export const FAILURE_STAGES = ['upload', 'extraction', 'ocr', 'results'] as const;
+
+/**
+ * Published by the service whose stage failed for good (upload, frame-extraction, an OCR worker, results);
+ * consumed by results (status failed with the reason) and billing (releases the whole hold).
+ */
+export const uploadFailedV1 = z.object({
+  uploadId: uploadIdSchema,
+  userId: userIdSchema,
+  /** A sentence a person can read, shown on the upload: "The video could not be read: it has no video track." */
+  reason: z.string().min(1).max(500),
+  stage: z.enum(FAILURE_STAGES),
+});
+
+export const eventSchemas = {
+  'user.created.v1': userCreatedV1,
+  'upload.completed.v1': uploadCompletedV1,
+  'frames.extracted.v1': framesExtractedV1,
+  'ocr.requested.v1': ocrRequestedV1,
+  'ocr.completed.v1': ocrCompletedV1,
+  'upload.processed.v1': uploadProcessedV1,
+  'upload.failed.v1': uploadFailedV1,
+} as const;
+
+export type EventSchemas = typeof eventSchemas;
+export type EventType = keyof EventSchemas;
+export type EventData<T extends EventType> = z.infer<EventSchemas[T]>;
+
+export function isEventType(type: string): type is EventType {
+  return Object.prototype.hasOwnProperty.call(eventSchemas, type);
+}
+
+/** Routing key of an OCR request, so each engine's workers bind only their own (`ocr.requested.v1.server`). */
+export function ocrRequestedRoutingKey(engine: ServerEngine): string {
+  return `ocr.requested.v1.${engine}`;
+}
+/** Binding of an engine's OCR worker queue. */
+export const OCR_REQUESTED_BINDINGS: Readonly<Record<ServerEngine, string>> = Object.fromEntries(
+  SERVER_ENGINES.map((e) => [e, ocrRequestedRoutingKey(e)]),
+) as Record<ServerEngine, string>;

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+
+/**
+ * Bodies of the identity endpoints (`/api/auth/*`). Request schemas check types only: a missing field is
+ * answered with its own auth code (auth/missing-email, auth/missing-password...) before these run, and the
+ * e-mail format and password strength are domain rules with their own codes.
+ */
+
+const emailField = z.string().max(320);
+const passwordField = z.string().max(1024);
+const tokenField = z.string().min(1).max(512);
+
+export const signupRequestSchema = z.object({ email: emailField, password: passwordField });
+export type SignupRequest = z.infer<typeof signupRequestSchema>;
+
+export const loginRequestSchema = z.object({ email: emailField, password: passwordField });
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+export const refreshRequestSchema = z.object({ refreshToken: tokenField });
+export type RefreshRequest = z.infer<typeof refreshRequestSchema>;
+
+export const logoutRequestSchema = z.object({ refreshToken: tokenField });
+export type LogoutRequest = z.infer<typeof logoutRequestSchema>;
+
+export const passwordResetRequestSchema = z.object({ email: emailField });
+export type PasswordResetRequest = z.infer<typeof passwordResetRequestSchema>;
+
+export const passwordResetConfirmRequestSchema = z.object({ token: tokenField, password: passwordField });
+export type PasswordResetConfirmRequest = z.infer<typeof passwordResetConfirmRequestSchema>;
+
+export const authUserSchema = z.object({
+  uid: z.string().uuid(),
+  email: z.string(),
+  /** True in the sign-up answer and in the answer of the first log-in after it; false afterwards. */
+  firstLogin: z.boolean(),
+});
+export type AuthUser = z.infer<typeof authUserSchema>;
+
+/** Lifetime of the idToken in seconds (a number, as Firebase's `expiresIn` but not a string). */
+export const tokenPairSchema = z.object({
+  idToken: z.string(),
+  refreshToken: z.string(),
+  expiresIn: z.number().int().positive(),
+});
+export type TokenPair = z.infer<typeof tokenPairSchema>;
+
+/** Answer of sign-up (201) and log-in (200). */
+export const authSessionSchema = tokenPairSchema.extend({ user: authUserSchema });
+export type AuthSession = z.infer<typeof authSessionSchema>;
+
+/** Answer of refresh (200). */
+export const refreshResponseSchema = tokenPairSchema;
+export type RefreshResponse = z.infer<typeof refreshResponseSchema>;
+
+export const providersResponseSchema = z.object({ password: z.literal(true), google: z.boolean() });
+export type ProvidersResponse = z.infer<typeof providersResponseSchema>;
+
+export const jwkSchema = z.object({
+  kty: z.literal('RSA'),
+  kid: z.string(),
+  use: z.literal('sig'),
+  alg: z.literal('RS256'),
+  n: z.string(),
+  e: z.string(),
+});
+export const jwksResponseSchema = z.object({ keys: z.array(jwkSchema) });
+export type JwksResponse = z.infer<typeof jwksResponseSchema>;
+
+/** Claims of an access token (RS256, header `kid`). */
+export const accessTokenClaimsSchema = z.object({
+  sub: z.string().uuid(),
+  email: z.string(),
+  iss: z.string(),
+  aud: z.string(),
+  iat: z.number().int(),
+  exp: z.number().int(),
+});
+export type AccessTokenClaims = z.infer<typeof accessTokenClaimsSchema>;
+
+/** Fields of the `/login#...` fragment the Google callback redirects to (all strings, as in a URL). */
+export const googleRedirectFragmentSchema = z.union([
+  z.object({ idToken: z.string(), refreshToken: z.string(), expiresIn: z.string(), firstLogin: z.enum(['true', 'false']) }),
+  z.object({ error: z.string(), message: z.string() }),
+]);
+
+export const authErrorCodes = [
+  'auth/email-already-in-use',
+  'auth/invalid-email',
+  'auth/weak-password',
+  'auth/user-disabled',
+  'auth/invalid-credential',
+  'auth/missing-email',
+  'auth/missing-password',
+  'auth/too-many-requests',
+  'auth/missing-refresh-token',
+  'auth/invalid-refresh-token',
+  'auth/missing-reset-token',
+  'auth/invalid-reset-token',
+  'auth/provider-disabled',
+  'auth/invalid-oauth-state',
+  'auth/oauth-failed',
+  'auth/email-not-verified',
+  'auth/account-exists-with-different-credential',
+] as const;
+export type AuthErrorCode = (typeof authErrorCodes)[number];

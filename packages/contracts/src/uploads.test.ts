@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import {
+  deleteUploadsRequestSchema,
+  getUploadUrlRequestSchema,
+  logLocalUploadRequestSchema,
+  requestedFrames,
+  youtubeVideoId,
+  type GetUploadUrlRequest,
+} from './uploads.js';
+
+const video: GetUploadUrlRequest = {
+  kind: 'video',
+  isVideo: true,
+  mimeType: 'video/mp4',
+  uploadName: 'Launch telemetry',
+  duration: 600,
+  targetFrameRate: 1 / 15,
+  ocrType: 'cloud',
+  mediaContent: 'numerical',
+};
+
+function issues(body: unknown): string[] {
+  const result = getUploadUrlRequestSchema.safeParse(body);
+  return result.success ? [] : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+}
+
+describe('POST /getUploadURL body', () => {
+  it('accepts a source video and fills the defaults', () => {
+    const req = getUploadUrlRequestSchema.parse({ ...video, extraFieldFromAnOlderClient: 1 });
+    expect(req).toMatchObject({ kind: 'video', timestamps: null, sortPreference: null, slideDetection: false, originalLanguage: null, youtubeLink: null });
+    expect(req).not.toHaveProperty('extraFieldFromAnOlderClient');
+    expect(requestedFrames(req)).toBe(40);
+  });
+
+  it('derives the shape from the spec fields when kind is absent', () => {
+    const { kind: _k, ...spec } = video;
+    expect(getUploadUrlRequestSchema.parse(spec).kind).toBe('video');
+    const frames = getUploadUrlRequestSchema.parse({ ...spec, mimeType: 'image/jpeg', timestamps: ['0000000000', '0000015000'] });
+    expect(frames.kind).toBe('frames');
+    expect(frames.timestamps).toEqual([0, 15000]);
+    const photos = getUploadUrlRequestSchema.parse({
+      isVideo: false,
+      uploadName: 'Receipts',
+      mimeType: 'image/png',
+      files: [{ name: 'a.PNG', type: 'image/png', lastModified: 1700000000000 }],
+    });
+    expect(photos.kind).toBe('photos');
+    expect(photos.timestamps).toEqual([1700000000000]);
+    expect(photos.sortPreference).toBe('name');
+  });
+
+  it('refuses an unknown ocrType, naming the choices', () => {
+    expect(issues({ ...video, ocrType: 'gpt' })).toEqual(['ocrType: ocrType must be cloud or server here (local OCR runs in the browser and is logged with POST /logLocalUpload)']);
+  });
+
+  it('refuses a missing name with the spec message', () => {
+    expect(issues({ ...video, uploadName: '   ' })).toEqual(['uploadName: Please name your upload before uploading.']);
+  });
+
+  it('refuses a video that makes more than 360 frames at the chosen interval', () => {
+    expect(getUploadUrlRequestSchema.safeParse({ ...video, duration: 5400, targetFrameRate: 1 / 15 }).success).toBe(true); // exactly 360
+    expect(issues({ ...video, duration: 5401, targetFrameRate: 1 / 15 })[0]).toMatch(/^targetFrameRate: Whoa that's a lot of frames: 361 .*limit is 360/);
+  });
+
+  it('refuses 361 browser-cut frames', () => {
+    const timestamps = Array.from({ length: 361 }, (_, i) => String(i * 1000).padStart(10, '0'));
+    expect(issues({ ...video, kind: 'frames', mimeType: 'image/jpeg', timestamps })[0]).toMatch(/^timestamps: .*at most 360/);
+    expect(getUploadUrlRequestSchema.safeParse({ ...video, kind: 'frames', mimeType: 'image/jpeg', timestamps: timestamps.slice(0, 360) }).success).toBe(true);
+  });
+
+  it('refuses an interval that is not one of the choices', () => {
+    expect(issues({ ...video, targetFrameRate: 1 / 7 })[0]).toMatch(/^targetFrameRate: targetFrameRate must be 1 \/ one of the interval choices/);
+  });
+
+  it('refuses equal original and target languages in captions mode only', () => {
+    const captions = { ...video, mediaContent: 'captions', originalLanguage: 'en', targetLanguage: 'en' };
+    expect(issues(captions)).toEqual(['targetLanguage: Ensure original and target languages are not equal.']);
+    expect(issues({ ...captions, targetLanguage: 'zh-TW' })).toEqual([]);
+    expect(issues({ ...captions, mediaContent: 'numerical' })).toEqual([]);
+  });
+
+  it('refuses photos of mixed types and files that are not png or jpeg', () => {
+    const photos = { kind: 'photos', uploadName: 'Set', mimeType: 'image/png' };
+    expect(
+      issues({ ...photos, files: [{ name: 'a.png', type: 'image/png', lastModified: 1 }, { name: 'b.jpg', type: 'image/jpeg', lastModified: 2 }] }),
+    ).toEqual(['files.1.type: Please ensure multiple uploads are the same file type.']);
+    expect(issues({ ...photos, files: [{ name: 'a.gif', type: 'image/png', lastModified: 1 }] })).toEqual([
+      'files.0.name: Ensure multiple uploads are all photos and either .png or .jpeg.',
+    ]);
+  });
+
+  it('refuses a video among several files with the spec message, whatever the case of its extension', () => {
+    const files = [{ name: 'a.png', type: 'image/png', lastModified: 1 }, { name: 'clip.MOV', type: 'video/quicktime', lastModified: 2 }];
+    expect(issues({ kind: 'photos', uploadName: 'Set', mimeType: 'image/png', files })).toEqual(['files: Please upload one .mov or .mp4 at a time.']);
+    expect(issues({ isVideo: true, uploadName: 'Two', mimeType: 'video/mp4', duration: 10, files: [files[1], files[1]] })).toEqual(['files: Please upload one .mov or .mp4 at a time.']);
+  });
+
+  it('turns on slide detection by default in presentation mode', () => {
+    expect(getUploadUrlRequestSchema.parse({ ...video, mediaContent: 'presentation' }).slideDetection).toBe(true);
+    expect(getUploadUrlRequestSchema.parse({ ...video, mediaContent: 'presentation', slideDetection: false }).slideDetection).toBe(false);
+  });
+
+  it('keeps a valid video link and ignores any other', () => {
+    expect(youtubeVideoId('https://youtu.be/dQw4w9WgXcQ')).toBe('dQw4w9WgXcQ');
+    expect(youtubeVideoId('https://www.youtube.com/watch?t=3&v=dQw4w9WgXcQ')).toBe('dQw4w9WgXcQ');
+    expect(youtubeVideoId('https://www.youtube.com/embed/dQw4w9WgXcQ')).toBe('dQw4w9WgXcQ');
+    expect(youtubeVideoId('https://www.youtube.com/watch?v=short')).toBeNull();
+    expect(getUploadUrlRequestSchema.parse({ ...video, youtubeLink: 'not a link' }).youtubeLink).toBeNull();
+  });
+});
+
+describe('POST /deleteUploads body', () => {
+  it('needs at least one id and the confirmation flag', () => {
+    expect(deleteUploadsRequestSchema.safeParse({ uploads: ['u1'], deleteUploads: true }).success).toBe(true);
+    expect(deleteUploadsRequestSchema.safeParse({ uploads: [], deleteUploads: true }).success).toBe(false);
+    expect(deleteUploadsRequestSchema.safeParse({ uploads: ['u1'] }).success).toBe(false);
+  });
+});
+
+describe('POST /logLocalUpload body', () => {
+  const local = { uploadID: 'local-1700000000000', uploadName: 'Clip', duration: 100, targetFrameRate: 1 / 5, fileName: 'clip.mp4', ocrType: 'local' };
+
+  it('accepts a local run within 200 frames', () => {
+    expect(logLocalUploadRequestSchema.parse(local).mediaContent).toBe('numerical');
+  });
+
+  it('refuses more than 200 frames and ids without the local- prefix', () => {
+    expect(logLocalUploadRequestSchema.safeParse({ ...local, duration: 1001 }).success).toBe(false);
+    expect(logLocalUploadRequestSchema.safeParse({ ...local, uploadID: 'abc' }).success).toBe(false);
+  });
+});

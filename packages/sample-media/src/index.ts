@@ -1,0 +1,7 @@
+/**
+ * Media made on the spot with ffmpeg and sharp, with the truth of what they show: for tests, the benchmark and
+ * the demo upload. Nothing here is downloaded.
+ */
+export * from './videos.js';
+export * from './photos.js';
+export { ffmpeg, drawtext, drawtextEscape, FONT_BOLD, FONT_REGULAR } from './ffmpeg.js';

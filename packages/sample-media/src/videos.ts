@@ -1,0 +1,224 @@
+import { join } from 'node:path';
+import { drawtext, ffmpeg, h264Args, type DrawText } from './ffmpeg.js';
+
+export interface VideoOptions {
+  dir: string;
+  /** File name inside dir (default per generator). */
+  name?: string;
+  seconds?: number;
+  width?: number;
+  height?: number;
+  fps?: number;
+}
+
+export interface TimedText {
+  startS: number;
+  endS: number;
+  texts: string[];
+}
+
+export interface GeneratedVideo {
+  path: string;
+  durationSeconds: number;
+  width: number;
+  height: number;
+  fps: number;
+  /** What is on screen, and when. */
+  truth: TimedText[];
+}
+
+function dims(o: VideoOptions, seconds: number) {
+  return { seconds: o.seconds ?? seconds, width: o.width ?? 1280, height: o.height ?? 720, fps: o.fps ?? 25 };
+}
+
+/** Scales a size given for 720p to the video's height. */
+const px = (height: number, at720: number) => Math.round((at720 * height) / 720);
+
+/** The values a charger screen shows in second `s` of the video. */
+export function chargerValues(s: number): { battery: string; power: string; elapsed: string } {
+  const mm = String(Math.floor(s / 60)).padStart(2, '0');
+  const ss = String(s % 60).padStart(2, '0');
+  return { battery: `${20 + s}%`, power: `${150 - s} kW`, elapsed: `${mm}:${ss}` };
+}
+
+/**
+ * An EV charger's screen: battery percentage, power and elapsed time, changing every second over a plain dark
+ * background (the charging-curve use case).
+ */
+export async function makeChargerVideo(o: VideoOptions): Promise<GeneratedVideo> {
+  const { seconds, width, height, fps } = dims(o, 60);
+  const path = join(o.dir, o.name ?? 'charger.mp4');
+  const h = (v: number) => px(height, v);
+  const texts: DrawText[] = [
+    { text: 'DC FAST CHARGER', x: h(80), y: h(60), size: h(44), color: '0x9fd3ff', bold: true },
+    { text: 'Battery', x: h(80), y: h(200), size: h(40), color: '0xbbbbbb' },
+    { text: '%{eif\\:20+trunc(t)\\:d}\\\\%', x: h(420), y: h(180), size: h(88), bold: true, expand: true },
+    { text: 'Power', x: h(80), y: h(360), size: h(40), color: '0xbbbbbb' },
+    { text: '%{eif\\:150-trunc(t)\\:d} kW', x: h(420), y: h(340), size: h(88), bold: true, expand: true },
+    { text: 'Elapsed', x: h(80), y: h(520), size: h(40), color: '0xbbbbbb' },
+    { text: '%{eif\\:trunc(t/60)\\:d\\:2}\\:%{eif\\:mod(trunc(t)\\,60)\\:d\\:2}', x: h(420), y: h(500), size: h(88), bold: true, expand: true },
+  ];
+  await ffmpeg(['-f', 'lavfi', '-i', `color=c=0x101820:s=${width}x${height}:r=${fps}`, '-vf', texts.map(drawtext).join(','), ...h264Args(path, seconds)]);
+  const truth: TimedText[] = [];
+  for (let s = 0; s < seconds; s++) {
+    const v = chargerValues(s);
+    truth.push({ startS: s, endS: s + 1, texts: [v.battery, v.power, v.elapsed] });
+  }
+  return { path, durationSeconds: seconds, width, height, fps, truth };
+}
+
+/** Slides: dark text on a light background, each shown for `secondsPerSlide`. */
+export async function makeSlidesVideo(o: VideoOptions & { slides: string[][]; secondsPerSlide?: number }): Promise<GeneratedVideo> {
+  const per = o.secondsPerSlide ?? 6;
+  const { width, height, fps } = dims(o, 0);
+  const seconds = per * o.slides.length;
+  const path = join(o.dir, o.name ?? 'slides.mp4');
+  const h = (v: number) => px(height, v);
+  const filters: string[] = [];
+  const truth: TimedText[] = [];
+  o.slides.forEach((lines, i) => {
+    const from = i * per;
+    const to = from + per;
+    lines.forEach((line, j) => {
+      filters.push(drawtext({ text: line, x: h(90), y: h(j === 0 ? 80 : 160 + j * 90), size: h(j === 0 ? 64 : 44), color: '0x1d2330', bold: j === 0, from, to }));
+    });
+    truth.push({ startS: from, endS: to, texts: lines });
+  });
+  await ffmpeg(['-f', 'lavfi', '-i', `color=c=0xf4f1ea:s=${width}x${height}:r=${fps}`, '-vf', filters.join(','), ...h264Args(path, seconds)]);
+  return { path, durationSeconds: seconds, width, height, fps, truth };
+}
+
+/** A busy, moving picture (colour bars, gradients and a moving ball) to put captions and numbers over. */
+function busyBackground(width: number, height: number, fps: number): string[] {
+  return ['-f', 'lavfi', '-i', `testsrc2=s=${width}x${height}:r=${fps}`];
+}
+
+/** White captions, without a box, over a busy moving picture: the hard case for bare Tesseract. */
+export async function makeCaptionsVideo(
+  o: VideoOptions & { captions: { text: string; startS: number; endS: number }[]; outline?: number },
+): Promise<GeneratedVideo> {
+  const last = Math.max(...o.captions.map((c) => c.endS));
+  const { seconds, width, height, fps } = dims(o, Math.ceil(last));
+  const path = join(o.dir, o.name ?? 'captions.mp4');
+  const h = (v: number) => px(height, v);
+  const filters = o.captions.map((c) => drawtext({ text: c.text, x: '(w-text_w)/2', y: h(600), size: h(52), bold: true, border: o.outline ?? 0, from: c.startS, to: c.endS }));
+  await ffmpeg([...busyBackground(width, height, fps), '-vf', filters.join(','), ...h264Args(path, seconds)]);
+  return { path, durationSeconds: seconds, width, height, fps, truth: o.captions.map((c) => ({ startS: c.startS, endS: c.endS, texts: [c.text] })) };
+}
+
+/** The values a launch telemetry overlay shows in second `s`. */
+export function telemetryValues(s: number): { speed: string; altitude: string } {
+  return { speed: `${1000 + 137 * s} KM/H`, altitude: `${(2 + 1.7 * s).toFixed(1)} KM` };
+}
+
+/** Launch telemetry: white numbers that change each second over a busy moving picture. */
+export async function makeTelemetryVideo(o: VideoOptions & { outline?: number }): Promise<GeneratedVideo> {
+  const { seconds, width, height, fps } = dims(o, 20);
+  const path = join(o.dir, o.name ?? 'telemetry.mp4');
+  const h = (v: number) => px(height, v);
+  const filters: string[] = [
+    drawtext({ text: 'SPEED', x: h(60), y: h(560), size: h(30), bold: true, border: o.outline ?? 0 }),
+    drawtext({ text: 'ALTITUDE', x: h(760), y: h(560), size: h(30), bold: true, border: o.outline ?? 0 }),
+  ];
+  const truth: TimedText[] = [];
+  for (let s = 0; s < seconds; s++) {
+    const v = telemetryValues(s);
+    filters.push(drawtext({ text: v.speed, x: h(60), y: h(610), size: h(60), bold: true, border: o.outline ?? 0, from: s, to: s + 1 }));
+    filters.push(drawtext({ text: v.altitude, x: h(760), y: h(610), size: h(60), bold: true, border: o.outline ?? 0, from: s, to: s + 1 }));
+    truth.push({ startS: s, endS: s + 1, texts: [v.speed, v.altitude] });
+  }
+  await ffmpeg([...busyBackground(width, height, fps), '-vf', filters.join(','), ...h264Args(path, seconds)]);
+  return { path, durationSeconds: seconds, width, height, fps, truth };
+}
+
+/** The texts on screen at time `t` seconds. */
+export function textsAt(video: GeneratedVideo, t: number): string[] {
+  return video.truth.filter((x) => t >= x.startS && t < x.endS).flatMap((x) => x.texts);
+}
+
+/** One item of the generated scrolling list. */
+export interface ScrollListItem {
+  /** 1-based position in the list. */
+  number: number;
+  /** e.g. "Item 07 Blue Kettle". */
+  title: string;
+  /** e.g. "$ 24.99". */
+  price: string;
+}
+
+export interface ScrollListVideo extends GeneratedVideo {
+  items: ScrollListItem[];
+  /** Distance between neighbouring items' tops, in pixels. */
+  pitch: number;
+  /** How far the list moves up each second, in pixels. */
+  speed: number;
+  /** Offsets below an item's top of its title's and its price's text (drawtext y), in pixels. */
+  titleOffset: number;
+  priceOffset: number;
+  /** Left edge of the titles and right edge of the prices, in pixels. */
+  left: number;
+  right: number;
+  /** Where the top of item `index` (0-based) is at `t` seconds (negative: above the frame). */
+  itemTop: (index: number, t: number) => number;
+}
+
+const PRODUCTS = [
+  'Blue Kettle', 'Red Lamp', 'Oak Chair', 'Wool Scarf', 'Glass Vase', 'Copper Pot', 'Linen Towel', 'Steel Pan',
+  'Paper Lantern', 'Garden Hose', 'Desk Clock', 'Travel Mug', 'Rain Jacket', 'Canvas Bag', 'Brass Bell', 'Olive Bowl',
+  'Silk Tie', 'Cotton Shirt', 'Maple Shelf', 'Leather Belt',
+];
+
+/** The items of a list of `count`: distinct names, and prices from a fixed sequence. */
+export function scrollListItems(count: number): ScrollListItem[] {
+  return Array.from({ length: count }, (_, i) => {
+    const number = i + 1;
+    const name = PRODUCTS[i % PRODUCTS.length]!;
+    const cents = 499 + ((i * 1379) % 9000);
+    return { number, title: `Item ${String(number).padStart(2, '0')} ${name}`, price: `$ ${(cents / 100).toFixed(2)}` };
+  });
+}
+
+/**
+ * A shopping list scrolling up at a steady speed over a light background: each item has a bold title at the left
+ * ("Item 07 Blue Kettle") and its bold price on a second line at the right ("$ 24.99"). At the start the first items fill
+ * the screen; by the end the last item has come fully into view. The truth lists, per item, the time during which
+ * both of its lines are wholly on screen.
+ */
+export async function makeScrollListVideo(o: VideoOptions & { items?: number }): Promise<ScrollListVideo> {
+  const { seconds, width, height, fps } = dims(o, 15);
+  const path = join(o.dir, o.name ?? 'scroll-list.mp4');
+  const h = (v: number) => px(height, v);
+  const items = scrollListItems(o.items ?? 12);
+  const pitch = h(150);
+  const margin = h(30);
+  const titleOffset = h(22);
+  const priceOffset = h(84);
+  const textSize = h(44);
+  const left = h(90);
+  const right = width - h(90);
+  // From the first item at the top margin to the last one resting the same margin above the bottom edge.
+  const travel = Math.max(0, items.length * pitch + 2 * margin - height);
+  const speed = Math.round((travel / seconds) * 100) / 100;
+  const itemTop = (index: number, t: number) => margin + index * pitch - speed * t;
+
+  const filters = items.flatMap((item, i) => {
+    const top = margin + i * pitch;
+    return [
+      drawtext({ text: item.title, x: left, y: `${top + titleOffset}-${speed}*t`, size: textSize, color: '0x1d2330', bold: true }),
+      drawtext({ text: item.price, x: `${right}-text_w`, y: `${top + priceOffset}-${speed}*t`, size: textSize, color: '0x1e4d27', bold: true }),
+    ];
+  });
+  await ffmpeg(['-f', 'lavfi', '-i', `color=c=0xfafaf7:s=${width}x${height}:r=${fps}`, '-vf', filters.join(','), ...h264Args(path, seconds)]);
+
+  // Both lines are whole on screen while the title's top is at or below 0 and the price's bottom (with room for
+  // descenders) at or above the bottom edge.
+  const textBottom = priceOffset + Math.round(textSize * 1.2);
+  const truth: TimedText[] = [];
+  items.forEach((item, i) => {
+    const top0 = margin + i * pitch;
+    const startS = speed > 0 ? Math.max(0, (top0 + textBottom - height) / speed) : 0;
+    const endS = speed > 0 ? Math.min(seconds, (top0 + titleOffset) / speed) : seconds;
+    if (top0 + textBottom - speed * startS <= height && endS > startS) truth.push({ startS, endS, texts: [item.title, item.price] });
+  });
+  return { path, durationSeconds: seconds, width, height, fps, truth, items, pitch, speed, titleOffset, priceOffset, left, right, itemTop };
+}

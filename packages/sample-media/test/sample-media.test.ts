@@ -1,0 +1,46 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { chargerValues, makeChargerVideo, makePhotoSeries, makeSlidesVideo, textsAt } from '../src/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'sample-media-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const probeSeconds = (path: string) => Number(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', path]).toString());
+const frameAt = (path: string, t: number) => {
+  const png = `${path}.${t}.png`;
+  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-ss', String(t), '-i', path, '-frames:v', '1', png]);
+  return png;
+};
+const ocr = (png: string) => execFileSync('tesseract', [png, '-'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString();
+
+describe('sample media', () => {
+  it('makes a charger video whose screen shows the values its truth lists, second by second', async () => {
+    const video = await makeChargerVideo({ dir, seconds: 4 });
+    expect(probeSeconds(video.path)).toBeCloseTo(4, 0);
+    expect(video.truth).toHaveLength(4);
+    expect(textsAt(video, 2.5)).toEqual([chargerValues(2).battery, chargerValues(2).power, chargerValues(2).elapsed]);
+    const text = ocr(frameAt(video.path, 2.5));
+    expect(text).toContain('148 kW');
+    expect(text).toContain('22%');
+    expect(text).toContain('00:02');
+  });
+
+  it('makes slides that change at the given times', async () => {
+    const video = await makeSlidesVideo({ dir, slides: [['Agenda', 'Why we measure'], ['Results: 12% more', 'Next steps']], secondsPerSlide: 2, width: 640, height: 360 });
+    expect(probeSeconds(video.path)).toBeCloseTo(4, 0);
+    expect(ocr(frameAt(video.path, 1))).toContain('Agenda');
+    expect(ocr(frameAt(video.path, 3))).toContain('Results: 12% more');
+  });
+
+  it('makes photos with their capture time and an orientation tag that turns them upright', async () => {
+    const [photo] = await makePhotoSeries({ dir, photos: [{ name: 'turned.jpg', lines: ['Upright text'], capturedAt: new Date('2024-05-01T10:00:00Z'), orientation: 6, width: 640, height: 360 }] });
+    const meta = await sharp(photo!.path).metadata();
+    expect(meta.orientation).toBe(6);
+    expect([meta.width, meta.height]).toEqual([360, 640]);
+    expect(meta.exif?.toString('latin1')).toContain('2024:05:01 10:00:00');
+  });
+});

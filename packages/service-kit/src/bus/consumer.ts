@@ -1,0 +1,190 @@
+import type { Channel, ConsumeMessage, Options } from 'amqplib';
+import type { Envelope } from '@frametext/contracts';
+import type { Knex } from '../db/index.js';
+import type { Logger } from '../logging/logger.js';
+import { runWithContext } from '../logging/context.js';
+import { decodeMessage, headerText } from './codec.js';
+import type { BrokerSession } from './connection.js';
+import { queueNames } from './topology.js';
+import type { Consumer } from './types.js';
+
+export const ATTEMPT_HEADER = 'x-attempt';
+export const LAST_ERROR_HEADER = 'x-last-error';
+export const DEAD_REASON_HEADER = 'x-dead-letter-reason';
+
+export interface ConsumerRunnerOptions {
+  service: string;
+  db: Knex;
+  logger: Logger;
+  prefetch: number;
+  maxAttempts: number;
+  retryDelayMs: number;
+  consumers: Consumer[];
+  /** Sends a message straight to a queue with publisher confirms (retry and dead-letter queues). */
+  sendToQueue(queue: string, content: Buffer, options: Options.Publish): Promise<void>;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function attemptOf(msg: ConsumeMessage): number {
+  const n = Number(msg.properties.headers?.[ATTEMPT_HEADER]);
+  return Number.isInteger(n) && n >= 1 ? n : 1;
+}
+
+/** The message's headers without the broker's dead-lettering history (it rebuilds that itself). */
+function ownHeaders(msg: ConsumeMessage): Record<string, unknown> {
+  const headers: Record<string, unknown> = { ...msg.properties.headers };
+  for (const key of Object.keys(headers)) if (key === 'x-death' || key.startsWith('x-first-death') || key.startsWith('x-last-death')) delete headers[key];
+  // Back from the retry queue, a message's routing key is the queue name; keep the one it was published with.
+  headers['x-original-routing-key'] ??= msg.fields.routingKey;
+  return headers;
+}
+
+/** Retry n waits retryDelay * 2^(n-1): quick for a blip, longer for an outage. */
+export function retryDelay(baseMs: number, attempt: number): number {
+  return baseMs * 2 ** Math.max(0, attempt - 1);
+}
+
+/**
+ * Handles the service's queue. Each message is validated, then handled in one transaction that first
+ * records its id in the inbox (a redelivery finds it there and changes nothing). It is acked only after
+ * that transaction commits, or after it has been handed to the retry or dead-letter queue with confirms.
+ */
+export class ConsumerRunner {
+  private readonly byType = new Map<string, Consumer>();
+  private readonly queues;
+  private readonly inFlight = new Set<Promise<void>>();
+  private subscription: { channel: Channel; consumerTag: string } | undefined;
+  private stopping = false;
+
+  constructor(private readonly opts: ConsumerRunnerOptions) {
+    for (const c of opts.consumers) this.byType.set(c.type, c);
+    this.queues = queueNames(opts.service);
+  }
+
+  bindings(): string[] {
+    return this.opts.consumers.map((c) => c.binding ?? c.type);
+  }
+
+  /** Starts consuming on a fresh session (first connect and every reconnect). */
+  async attach(session: BrokerSession): Promise<void> {
+    const channel = session.consumer;
+    if (!channel || this.stopping) return;
+    await channel.prefetch(this.opts.prefetch);
+    const { consumerTag } = await channel.consume(
+      this.queues.main,
+      (msg) => {
+        if (!msg) {
+          this.opts.logger.warn({ queue: this.queues.main }, 'the broker cancelled our consumer');
+          return;
+        }
+        // Not acked: it goes back to the queue when the channel closes.
+        if (this.stopping) return;
+        const work = this.handle(channel, msg);
+        this.inFlight.add(work);
+        void work.finally(() => this.inFlight.delete(work));
+      },
+      { noAck: false },
+    );
+    this.subscription = { channel, consumerTag };
+  }
+
+  /** Takes no new messages and waits for those in hand to finish. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const sub = this.subscription;
+    this.subscription = undefined;
+    if (sub) await sub.channel.cancel(sub.consumerTag).catch(() => undefined);
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async handle(channel: Channel, msg: ConsumeMessage): Promise<void> {
+    try {
+      const decoded = decodeMessage(msg.content);
+      if (!decoded.ok) {
+        this.opts.logger.error({ reason: decoded.reason, messageId: msg.properties.messageId }, 'poison message sent to the dead-letter queue');
+        await this.deadLetter(msg, { [DEAD_REASON_HEADER]: headerText(decoded.reason) });
+        this.ack(channel, msg);
+        return;
+      }
+      const envelope = decoded.envelope;
+      await runWithContext({ correlationId: envelope.correlationId, causationId: envelope.id }, () => this.handleEnvelope(channel, msg, envelope));
+    } catch (err) {
+      // The retry or dead-letter queue could not take it (broker trouble): leave it to the broker to redeliver.
+      this.opts.logger.error({ err: errorText(err), messageId: msg.properties.messageId }, 'could not settle a message; it will be redelivered');
+      try {
+        channel.nack(msg, false, true);
+      } catch {
+        // Channel already closed: the broker requeues it by itself.
+      }
+    }
+  }
+
+  private async handleEnvelope(channel: Channel, msg: ConsumeMessage, envelope: Envelope): Promise<void> {
+    const consumer = this.byType.get(envelope.type);
+    if (!consumer) {
+      const reason = `${this.opts.service} has no consumer for ${envelope.type}`;
+      this.opts.logger.error({ eventId: envelope.id, type: envelope.type }, reason);
+      await this.deadLetter(msg, { [DEAD_REASON_HEADER]: reason });
+      this.ack(channel, msg);
+      return;
+    }
+    const attempt = attemptOf(msg);
+    const log = this.opts.logger.child({ eventId: envelope.id, eventType: envelope.type, attempt });
+    try {
+      const handled = await this.opts.db.transaction(async (trx) => {
+        const inserted = await trx('inbox').insert({ message_id: envelope.id, type: envelope.type }).onConflict('message_id').ignore().returning('message_id');
+        if (inserted.length === 0) return false;
+        await consumer.handler(envelope as never, { trx, log, attempt });
+        return true;
+      });
+      if (!handled) log.info('already handled; redelivery ignored');
+      this.ack(channel, msg);
+    } catch (err) {
+      const lastError = headerText(errorText(err));
+      if (attempt >= this.opts.maxAttempts) {
+        log.error({ err }, `handler failed ${attempt} times; message sent to the dead-letter queue`);
+        await this.deadLetter(msg, { [LAST_ERROR_HEADER]: lastError, [DEAD_REASON_HEADER]: `handler failed ${attempt} times`, [ATTEMPT_HEADER]: attempt });
+      } else {
+        const delay = retryDelay(this.opts.retryDelayMs, attempt);
+        log.warn({ err, retryInMs: delay }, 'handler failed; will retry');
+        await this.opts.sendToQueue(this.queues.retry, msg.content, {
+          ...this.republishProperties(msg),
+          expiration: String(delay),
+          headers: { ...ownHeaders(msg), [ATTEMPT_HEADER]: attempt + 1, [LAST_ERROR_HEADER]: lastError },
+        });
+      }
+      this.ack(channel, msg);
+    }
+  }
+
+  private async deadLetter(msg: ConsumeMessage, headers: Record<string, unknown>): Promise<void> {
+    await this.opts.sendToQueue(this.queues.dlq, msg.content, {
+      ...this.republishProperties(msg),
+      headers: { ...ownHeaders(msg), ...headers },
+    });
+  }
+
+  private republishProperties(msg: ConsumeMessage): Options.Publish {
+    const p = msg.properties;
+    return {
+      persistent: true,
+      contentType: p.contentType ?? 'application/json',
+      ...(p.messageId ? { messageId: String(p.messageId) } : {}),
+      ...(p.type ? { type: String(p.type) } : {}),
+      ...(p.correlationId ? { correlationId: String(p.correlationId) } : {}),
+      ...(p.timestamp ? { timestamp: Number(p.timestamp) } : {}),
+    };
+  }
+
+  private ack(channel: Channel, msg: ConsumeMessage): void {
+    try {
+      channel.ack(msg);
+    } catch (err) {
+      // The channel died after the effect committed: the broker redelivers and the inbox turns it into a no-op.
+      this.opts.logger.warn({ err: errorText(err), messageId: msg.properties.messageId }, 'ack failed; the message will be redelivered and skipped');
+    }
+  }
+}

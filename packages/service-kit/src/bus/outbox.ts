@@ -1,0 +1,30 @@
+import { randomUUID } from 'node:crypto';
+import { envelopeSchema, eventSchemas, type Envelope, type EventData, type EventType } from '@frametext/contracts';
+import type { Knex } from '../db/index.js';
+import { currentContext } from '../logging/context.js';
+
+/** Builds a validated envelope for an event, taking the correlation and causation ids from the current context. */
+export function buildEnvelope<T extends EventType>(type: T, data: EventData<T>, ids: { correlationId?: string; causationId?: string | null } = {}): Envelope<EventData<T>> {
+  const ctx = currentContext();
+  const envelope = {
+    id: randomUUID(),
+    type,
+    occurredAt: new Date().toISOString(),
+    correlationId: ids.correlationId ?? ctx?.correlationId ?? randomUUID(),
+    causationId: ids.causationId !== undefined ? ids.causationId : (ctx?.causationId ?? null),
+    data: eventSchemas[type].parse(data) as EventData<T>,
+  };
+  envelopeSchema.parse(envelope);
+  return envelope;
+}
+
+/**
+ * Writes an event to the outbox inside the caller's transaction, so the event exists if and only if
+ * the state change committed. `routingKey` defaults to the event type; OCR requests add the engine
+ * (`ocr.requested.v1.server`) so each engine's workers get only their own. The relay publishes it after commit (and again after a crash).
+ */
+export async function enqueueEvent<T extends EventType>(trx: Knex | Knex.Transaction, type: T, data: EventData<T>, ids?: { correlationId?: string; causationId?: string | null; routingKey?: string }): Promise<Envelope<EventData<T>>> {
+  const envelope = buildEnvelope(type, data, ids);
+  await trx('outbox').insert({ id: envelope.id, type: envelope.type, routing_key: ids?.routingKey ?? envelope.type, envelope: JSON.stringify(envelope) });
+  return envelope;
+}

@@ -1,0 +1,148 @@
+import pg from 'pg';
+import type { Envelope } from '@frametext/contracts';
+import type { Knex } from '../db/index.js';
+import type { Logger } from '../logging/logger.js';
+import { outboxChannel } from './migrations.js';
+
+export interface OutboxRelayOptions {
+  db: Knex;
+  /** The service's schema; without it the relay only sweeps (no LISTEN). */
+  schema: string | undefined;
+  logger: Logger;
+  sweepMs: number;
+  batchSize?: number;
+  publish(envelope: Envelope, routingKey: string): Promise<void>;
+  /** Background passes run only while the broker is connected; a reconnect kicks a pass. */
+  isConnected(): boolean;
+}
+
+interface OutboxRow {
+  id: string;
+  routing_key: string;
+  envelope: Envelope;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Publishes what services wrote to their outbox, oldest first, and marks it published. Woken right after
+ * each commit by the outbox trigger's NOTIFY, and by a periodic sweep that re-sends whatever a crash or an
+ * outage left. Rows are claimed with FOR UPDATE SKIP LOCKED, so replicas of a service never send one twice
+ * at the same time; a row published but not marked (crash in between) is sent again and deduped downstream.
+ */
+export class OutboxRelay {
+  private readonly batchSize: number;
+  private chain: Promise<unknown> = Promise.resolve();
+  private kicked = false;
+  private stopped = false;
+  private timer: NodeJS.Timeout | undefined;
+  private listener: pg.Client | undefined;
+  private listening: Promise<void> | undefined;
+
+  constructor(private readonly opts: OutboxRelayOptions) {
+    this.batchSize = opts.batchSize ?? 100;
+  }
+
+  async start(): Promise<void> {
+    this.timer = setInterval(() => {
+      if (!this.listener) void this.listen();
+      this.kick();
+    }, this.opts.sweepMs);
+    this.timer.unref();
+    await this.listen();
+    this.kick();
+  }
+
+  /** Runs one pass now, after any pass in progress; returns how many rows it published. */
+  flush(): Promise<number> {
+    return this.exclusive(() => this.pass());
+  }
+
+  /** Asks for a pass soon; many kicks while one is pending make one pass. */
+  kick(): void {
+    if (this.kicked || this.stopped || !this.opts.isConnected()) return;
+    this.kicked = true;
+    this.exclusive(() => {
+      this.kicked = false;
+      return this.stopped || !this.opts.isConnected() ? Promise.resolve(0) : this.pass();
+    }).catch((err: unknown) => this.opts.logger.warn({ err: errorText(err) }, 'outbox relay pass failed; the sweep will retry'));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.listening?.catch(() => undefined);
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.end().catch(() => undefined);
+    await this.chain.catch(() => undefined);
+  }
+
+  private exclusive(fn: () => Promise<number>): Promise<number> {
+    const run = this.chain.then(fn);
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async pass(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const { fetched, published, failed } = await this.batch();
+      total += published;
+      if (failed > 0 || fetched < this.batchSize) return total;
+    }
+  }
+
+  private batch(): Promise<{ fetched: number; published: number; failed: number }> {
+    return this.opts.db.transaction(async (trx) => {
+      const rows: OutboxRow[] = await trx('outbox').select('id', 'routing_key', 'envelope').whereNull('published_at').orderBy('created_at').limit(this.batchSize).forUpdate().skipLocked();
+      if (rows.length === 0) return { fetched: 0, published: 0, failed: 0 };
+      // One channel keeps publish order; confirms are awaited together.
+      const results = await Promise.allSettled(rows.map((row) => this.opts.publish(row.envelope, row.routing_key)));
+      const done: string[] = [];
+      let failed = 0;
+      for (const [i, result] of results.entries()) {
+        const row = rows[i]!;
+        if (result.status === 'fulfilled') {
+          done.push(row.id);
+        } else {
+          failed++;
+          const reason = errorText(result.reason);
+          this.opts.logger.warn({ outboxId: row.id, type: row.envelope.type, err: reason }, 'outbox publish failed; will retry');
+          await trx('outbox').where({ id: row.id }).update({ attempts: trx.raw('attempts + 1'), last_error: reason.slice(0, 2000) });
+        }
+      }
+      if (done.length > 0) await trx('outbox').whereIn('id', done).update({ published_at: trx.fn.now() });
+      return { fetched: rows.length, published: done.length, failed };
+    });
+  }
+
+  private listen(): Promise<void> {
+    if (!this.opts.schema || !/^[a-z_][a-z0-9_]{0,62}$/.test(this.opts.schema) || this.stopped) return Promise.resolve();
+    const schema = this.opts.schema;
+    return (this.listening ??= (async () => {
+      const connection = (this.opts.db.client as { config?: { connection?: unknown } }).config?.connection;
+      if (typeof connection !== 'string' && (typeof connection !== 'object' || connection === null)) return;
+      const client = new pg.Client(connection as string | pg.ClientConfig);
+      client.on('notification', () => this.kick());
+      client.on('error', (err) => {
+        this.opts.logger.warn({ err: errorText(err) }, 'outbox LISTEN connection lost; the sweep continues and reconnects it');
+        if (this.listener === client) this.listener = undefined;
+        void client.end().catch(() => undefined);
+      });
+      try {
+        await client.connect();
+        await client.query(`LISTEN "${outboxChannel(schema)}"`);
+        if (this.stopped) await client.end();
+        else this.listener = client;
+      } catch (err) {
+        this.opts.logger.warn({ err: errorText(err) }, 'could not LISTEN for outbox inserts; relying on the sweep');
+        await client.end().catch(() => undefined);
+      }
+    })().finally(() => {
+      this.listening = undefined;
+    }));
+  }
+}

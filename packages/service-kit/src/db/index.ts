@@ -1,0 +1,78 @@
+import knex, { type Knex } from 'knex';
+import pg from 'pg';
+
+export type { Knex };
+
+/** One migration, written in code so a service's build carries its migrations with it. */
+export interface Migration {
+  name: string;
+  up(db: Knex): Promise<void>;
+  down?(db: Knex): Promise<void>;
+}
+
+// int8 (bigint, count(*)) as JS numbers: our counters stay far below 2^53.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+
+/** A knex pool whose search_path is the service's own schema: each service owns its tables. */
+export function createDb(url: string, schema: string, pool: { min?: number; max?: number } = {}): Knex {
+  assertSchemaName(schema);
+  return knex({
+    client: 'pg',
+    connection: url,
+    searchPath: [schema, 'public'],
+    pool: { min: pool.min ?? 0, max: pool.max ?? 10 },
+    acquireConnectionTimeout: 10_000,
+  });
+}
+
+function assertSchemaName(schema: string): void {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name "${schema}"`);
+}
+
+/** Creates the database named in the URL if it does not exist (the first `npm start` on a machine). */
+export async function ensureDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
+  if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`invalid database name "${name}"`);
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount === 0) {
+      try {
+        await client.query(`create database "${name}"`);
+      } catch (err) {
+        // Two services starting at once may race to create it.
+        if ((err as { code?: string }).code !== '42P04' && (err as { code?: string }).code !== '23505') throw err;
+      }
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/** Creates the schema and runs the given migrations in order, recording them in the schema's own table. */
+export async function migrate(db: Knex, schema: string, migrations: Migration[]): Promise<void> {
+  assertSchemaName(schema);
+  await db.raw('create schema if not exists ??', [schema]);
+  const byName = new Map(migrations.map((m) => [m.name, m]));
+  if (byName.size !== migrations.length) throw new Error(`duplicate migration names in schema ${schema}`);
+  await db.migrate.latest({
+    schemaName: schema,
+    tableName: 'knex_migrations',
+    migrationSource: {
+      getMigrations: async () => migrations.map((m) => m.name),
+      getMigrationName: (name: string) => name,
+      getMigration: async (name: string) => {
+        const m = byName.get(name)!;
+        return { up: (k: Knex) => m.up(k), down: (k: Knex) => (m.down ? m.down(k) : Promise.resolve()) };
+      },
+    },
+  });
+}
+
+export async function pingDb(db: Knex): Promise<void> {
+  await db.raw('select 1');
+}

@@ -1,0 +1,149 @@
+import type { Express } from 'express';
+import type { BaseConfig } from './config/index.js';
+import { createDb, ensureDatabase, migrate, pingDb, type Knex, type Migration } from './db/index.js';
+import { createLogger, type Logger } from './logging/logger.js';
+import { createHttpApp, finishHttpApp, listen, type ReadinessCheck, type RunningServer } from './http/app.js';
+import { busMigrations } from './bus/migrations.js';
+import { assertConsumers, createBus } from './bus/bus.js';
+import type { Bus, Consumer } from './bus/types.js';
+import { createStorage } from './storage/index.js';
+import type { ObjectStorage } from './storage/types.js';
+import type { EventType } from '@frametext/contracts';
+
+export interface ServiceDeps<C extends BaseConfig> {
+  config: C;
+  logger: Logger;
+  db: Knex;
+  bus: Bus;
+  storage: ObjectStorage | undefined;
+  app: Express;
+}
+
+export interface ServiceDefinition<C extends BaseConfig & { PORT: number }> {
+  /** Service name: its log name, its queue name and (with - as _) its Postgres schema. */
+  name: string;
+  config: C;
+  /** Postgres schema; defaults to the name. Tests pass a unique one. */
+  dbSchema?: string;
+  migrations?: Migration[];
+  /** Events this service consumes; each must have exactly one consumer below, or the service refuses to start. */
+  consumes?: EventType[];
+  consumers?: (deps: ServiceDeps<C>) => Consumer[];
+  /** Whether the service reads or writes the object store. */
+  usesStorage?: boolean;
+  /** Names the readiness checks beyond Postgres, RabbitMQ and storage. */
+  readiness?: (deps: ServiceDeps<C>) => Record<string, ReadinessCheck>;
+  /** Registers routes (before the 404 and error handlers) and returns an optional stop hook. */
+  setup?: (deps: ServiceDeps<C>) => Promise<void | (() => Promise<void>)> | void | (() => Promise<void>);
+  /** Paths whose raw body the service reads itself (webhooks). */
+  rawBodyPaths?: string[];
+  logger?: Logger;
+}
+
+export interface RunningService<C extends BaseConfig> {
+  port: number;
+  deps: ServiceDeps<C>;
+  /** Graceful stop: readiness turns 503, HTTP stops taking requests and finishes those in hand, consumers finish, connections close. */
+  stop(): Promise<void>;
+}
+
+export function schemaName(service: string): string {
+  return service.replace(/-/g, '_');
+}
+
+/** Boots a service: database and migrations, storage, bus (relay and consumers), HTTP with health. */
+export async function startService<C extends BaseConfig & { PORT: number }>(def: ServiceDefinition<C>): Promise<RunningService<C>> {
+  const { config } = def;
+  const logger = def.logger ?? createLogger(def.name, config.LOG_LEVEL);
+  const schema = def.dbSchema ?? schemaName(def.name);
+
+  await ensureDatabase(config.DATABASE_URL);
+  const db = createDb(config.DATABASE_URL, schema);
+  await migrate(db, schema, [...busMigrations, ...(def.migrations ?? [])]);
+
+  const storage = def.usesStorage ? createStorage(config) : undefined;
+  if (storage) await storage.ensureReady();
+
+  const bus = createBus({
+    url: config.RABBITMQ_URL,
+    exchange: config.BUS_EXCHANGE,
+    service: def.name,
+    prefetch: config.BUS_PREFETCH,
+    maxAttempts: config.BUS_MAX_ATTEMPTS,
+    retryDelayMs: config.BUS_RETRY_DELAY_MS,
+    logger,
+    db,
+    schema,
+  });
+
+  const http = createHttpApp({ name: def.name, logger, bodyLimit: config.HTTP_BODY_LIMIT, rawBodyPaths: def.rawBodyPaths });
+  const deps: ServiceDeps<C> = { config, logger, db, bus, storage, app: http.app };
+
+  const consumers = def.consumers?.(deps) ?? [];
+  assertConsumers(def.name, def.consumes ?? [], consumers);
+
+  const readiness: Record<string, ReadinessCheck> = {
+    postgres: () => pingDb(db),
+    rabbitmq: () => bus.ping(),
+    ...(storage ? { storage: () => storage.ping() } : {}),
+    ...(def.readiness?.(deps) ?? {}),
+  };
+  // Health routes read the checks lazily, so they can be added after the app is created.
+  Object.assign(http.readiness, readiness);
+
+  const stopHook = (await def.setup?.(deps)) ?? undefined;
+  finishHttpApp(http.app, logger);
+
+  await bus.start(consumers);
+  let server: RunningServer;
+  try {
+    server = await listen(http.app, config.PORT);
+  } catch (err) {
+    await bus.close();
+    await db.destroy();
+    throw err;
+  }
+  logger.info({ port: server.port, schema }, `${def.name} ready`);
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      http.setDraining();
+      await server.close();
+      await bus.close();
+      if (stopHook) await stopHook();
+      await db.destroy();
+      logger.info(`${def.name} stopped`);
+    })());
+
+  return { port: server.port, deps, stop };
+}
+
+/** Entry point of a service process: start, then stop gracefully on SIGTERM or SIGINT within the shutdown timeout. */
+export async function runMain<C extends BaseConfig & { PORT: number }>(def: ServiceDefinition<C>): Promise<void> {
+  const logger = def.logger ?? createLogger(def.name, def.config.LOG_LEVEL);
+  let running: RunningService<C>;
+  try {
+    running = await startService({ ...def, logger });
+  } catch (err) {
+    logger.fatal({ err }, `${def.name} failed to start: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  }
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => {
+      logger.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, def.config.SHUTDOWN_TIMEOUT_MS);
+    timer.unref();
+    running.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'error during shutdown');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}

@@ -1,0 +1,268 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { assertConsumers } from '../src/bus/bus.js';
+import { ATTEMPT_HEADER, DEAD_REASON_HEADER, LAST_ERROR_HEADER } from '../src/bus/consumer.js';
+import { buildEnvelope, enqueueEvent } from '../src/bus/outbox.js';
+import { queueNames } from '../src/bus/topology.js';
+import { on, type Consumer } from '../src/bus/types.js';
+import { eventually } from '../src/testing/index.js';
+import { BusWorld, sleep, userCreated, type ServiceSchema } from './bus-fixtures.js';
+
+let world: BusWorld | undefined;
+afterEach(async () => {
+  await world?.cleanup();
+  world = undefined;
+});
+function newWorld(): BusWorld {
+  world = new BusWorld();
+  return world;
+}
+
+/** The consumer most tests use: one effects row per handled event, in the handler's transaction. */
+function recordEffect(): Consumer {
+  return on('user.created.v1', async (event, { trx, attempt }) => {
+    await trx('effects').insert({ message_id: event.id, attempt, email: event.data.email });
+  });
+}
+
+async function outboxRows(s: ServiceSchema) {
+  return s.db('outbox').select('id', 'published_at', 'attempts', 'envelope').orderBy('created_at');
+}
+
+describe('outbox relay', () => {
+  it('sends events committed before a crash once the service is back, each exactly once', async () => {
+    const w = newWorld();
+    const consumerSchema = await w.schema();
+    const consumer = w.serviceName();
+    await w.startBus(consumer, consumerSchema, [recordEffect()]);
+
+    // The producer committed its state and events, then died before its relay published anything.
+    const producerSchema = await w.schema();
+    const written = await producerSchema.db.transaction(async (trx) => [
+      await enqueueEvent(trx, 'user.created.v1', userCreated('first@example.com')),
+      await enqueueEvent(trx, 'user.created.v1', userCreated('second@example.com')),
+    ]);
+    expect((await outboxRows(producerSchema)).every((r) => r.published_at === null)).toBe(true);
+
+    // The restarted producer is a publish-only service: its relay alone sends the backlog, in order.
+    const producer = await w.startBus(w.serviceName(), producerSchema);
+    await eventually(async () => (await consumerSchema.effects()).length === 2);
+    expect((await consumerSchema.effects()).map((e) => e.message_id).sort()).toEqual(written.map((e) => e.id).sort());
+    expect((await outboxRows(producerSchema)).every((r) => r.published_at !== null)).toBe(true);
+    expect(await producer.flushOutbox()).toBe(0);
+
+    // Crash between publish and mark: the row goes out again and the consumer's inbox absorbs it.
+    await producerSchema.db('outbox').where({ id: written[0]!.id }).update({ published_at: null });
+    expect(await producer.flushOutbox()).toBe(1);
+    await sleep(500);
+    expect(await consumerSchema.effects()).toHaveLength(2);
+  });
+
+  it('keeps an event no service is bound for in <exchange>.unrouted instead of dropping it', async () => {
+    const w = newWorld();
+    const producerSchema = await w.schema();
+    const producer = await w.startBus(w.serviceName(), producerSchema);
+    await producer.publish(buildEnvelope('user.created.v1', userCreated('nobody-listens@example.com')));
+    const kept = await eventually(async () => {
+      const messages = await w.drain(`${w.exchange}.unrouted`);
+      return messages.length ? messages : undefined;
+    });
+    expect(JSON.parse(kept[0]!.content.toString()).data.email).toBe('nobody-listens@example.com');
+  });
+
+  it('publishes right after commit (NOTIFY), without waiting for the sweep', async () => {
+    const w = newWorld();
+    const consumerSchema = await w.schema();
+    await w.startBus(w.serviceName(), consumerSchema, [recordEffect()]);
+    const producerSchema = await w.schema();
+    await w.startBus(w.serviceName(), producerSchema, [], { relaySweepMs: 60_000 });
+
+    const sent = await producerSchema.db.transaction((trx) => enqueueEvent(trx, 'user.created.v1', userCreated()));
+    const effects = await eventually(async () => {
+      const rows = await consumerSchema.effects();
+      return rows.length === 1 ? rows : undefined;
+    }, 3_000);
+    expect(effects[0]!.message_id).toBe(sent.id);
+  });
+
+  it('carries the correlation id forward and names the handled event as the cause of the events a handler writes', async () => {
+    const w = newWorld();
+    const s = await w.schema();
+    const followUp = on('user.created.v1', async (event, { trx }) => {
+      // Routed off our own binding, so the follow-up is not consumed again here.
+      await enqueueEvent(trx, 'user.created.v1', userCreated(`again-${event.data.email}`), { routingKey: 'user.created.v1.followup' });
+    });
+    const bus = await w.startBus(w.serviceName(), s, [followUp]);
+
+    const original = buildEnvelope('user.created.v1', userCreated('origin@example.com'), { correlationId: 'corr-1234567890' });
+    await bus.publish(original);
+    const rows = await eventually(async () => {
+      const r = await outboxRows(s);
+      return r.length === 1 ? r : undefined;
+    });
+    expect(rows[0]!.envelope).toMatchObject({ correlationId: 'corr-1234567890', causationId: original.id, data: { email: 'again-origin@example.com' } });
+  });
+});
+
+describe('consuming', () => {
+  it('a redelivered message (same envelope id twice) changes nothing', async () => {
+    const w = newWorld();
+    const s = await w.schema();
+    // One at a time, so when the marker is handled both copies before it have been handled too.
+    const bus = await w.startBus(w.serviceName(), s, [recordEffect()], { prefetch: 1 });
+
+    const envelope = buildEnvelope('user.created.v1', userCreated('twice@example.com'));
+    await bus.publish(envelope);
+    await bus.publish(envelope);
+    const marker = buildEnvelope('user.created.v1', userCreated('marker@example.com'));
+    await bus.publish(marker);
+
+    await eventually(async () => (await s.effects()).some((e) => e.message_id === marker.id));
+    expect((await s.effects()).map((e) => e.email)).toEqual(['twice@example.com', 'marker@example.com']);
+    expect(await s.db('inbox').count({ n: '*' }).first()).toEqual({ n: 2 });
+  });
+
+  it('sends poison messages straight to <service>.dlq with the reason, without running the handler', async () => {
+    const w = newWorld();
+    const s = await w.schema();
+    const service = w.serviceName();
+    let calls = 0;
+    const counting = on('user.created.v1', async (event, { trx, attempt }) => {
+      calls++;
+      await trx('effects').insert({ message_id: event.id, attempt, email: event.data.email });
+    });
+    const bus = await w.startBus(service, s, [counting], { prefetch: 1 });
+
+    const badData = { ...buildEnvelope('user.created.v1', userCreated()), data: { uid: 'not-a-uuid', email: 'nope' } };
+    await w.publishRaw('user.created.v1', '{ this is not json');
+    await w.publishRaw('user.created.v1', JSON.stringify({ hello: 'world' }));
+    await w.publishRaw('user.created.v1', JSON.stringify(badData));
+    const marker = buildEnvelope('user.created.v1', userCreated('still-working@example.com'));
+    await bus.publish(marker);
+
+    await eventually(async () => (await s.effects()).length === 1);
+    expect(calls).toBe(1);
+    const dead = await eventually(async () => {
+      const count = await w.messageCount(queueNames(service).dlq);
+      return count === 3 ? w.drain(queueNames(service).dlq) : undefined;
+    });
+    const reasons = dead.map((m) => String(m.properties.headers?.[DEAD_REASON_HEADER]));
+    expect(reasons[0]).toMatch(/not valid JSON/);
+    expect(reasons[1]).toMatch(/invalid envelope/);
+    expect(reasons[2]).toMatch(/invalid data for user\.created\.v1: uid/);
+    expect(dead[0]!.content.toString()).toBe('{ this is not json');
+
+    // The originals were acked: nothing comes back to the work queue once the consumer lets go.
+    await bus.close();
+    expect(await w.messageCount(queueNames(service).main)).toBe(0);
+  });
+
+  it('refuses to publish an envelope whose data fails the event schema', async () => {
+    const w = newWorld();
+    const s = await w.schema();
+    const bus = await w.startBus(w.serviceName(), s);
+    const bad = { ...buildEnvelope('user.created.v1', userCreated()), data: { uid: 'x' } };
+    await expect(bus.publish(bad)).rejects.toThrow(/invalid data for user\.created\.v1/);
+  });
+
+  it('retries a failing handler with a delay; its effect happens once', async () => {
+    const w = newWorld();
+    const s = await w.schema();
+    const service = w.serviceName();
+    const calls: { attempt: number; at: number }[] = [];
+    const flaky = on('user.created.v1', async (event, { trx, attempt }) => {
+      calls.push({ attempt, at: Date.now() });
+      // Written before failing, so a rollback that did not happen would show up as extra rows.
+      await trx('effects').insert({ message_id: event.id, attempt, email: event.data.email });
+      if (calls.length < 3) throw new Error(`transient failure ${calls.length}`);
+    });
+    const bus = await w.startBus(service, s, [flaky]);
+
+    await bus.publish(buildEnvelope('user.created.v1', userCreated('flaky@example.com')));
+    await eventually(async () => (await s.effects()).length === 1);
+    expect(calls.map((c) => c.attempt)).toEqual([1, 2, 3]);
+    expect(calls[1]!.at - calls[0]!.at).toBeGreaterThanOrEqual(180);
+    expect(calls[2]!.at - calls[1]!.at).toBeGreaterThanOrEqual(380);
+    expect(await s.effects()).toMatchObject([{ email: 'flaky@example.com', attempt: 3 }]);
+    await sleep(300);
+    expect(await w.messageCount(queueNames(service).dlq)).toBe(0);
+  });
+
+  it('dead-letters a handler that always fails after maxAttempts, with the last error', async () => {
+    const w = newWorld();
+    const s = await w.schema();
+    const service = w.serviceName();
+    let calls = 0;
+    const broken = on('user.created.v1', async () => {
+      calls++;
+      throw new Error(`storage unavailable (call ${calls})`);
+    });
+    const bus = await w.startBus(service, s, [broken], { maxAttempts: 3 });
+
+    const envelope = buildEnvelope('user.created.v1', userCreated());
+    await bus.publish(envelope);
+    const dead = await eventually(async () => ((await w.messageCount(queueNames(service).dlq)) === 1 ? w.drain(queueNames(service).dlq) : undefined));
+    expect(calls).toBe(3);
+    const headers = dead[0]!.properties.headers ?? {};
+    expect(headers[LAST_ERROR_HEADER]).toBe('storage unavailable (call 3)');
+    expect(headers[ATTEMPT_HEADER]).toBe(3);
+    expect(headers['x-original-routing-key']).toBe('user.created.v1');
+    expect(JSON.parse(dead[0]!.content.toString())).toMatchObject({ id: envelope.id });
+    expect(dead[0]!.properties.messageId).toBe(envelope.id);
+    await sleep(300);
+    expect(calls).toBe(3);
+  });
+});
+
+describe('lifecycle', () => {
+  it('ping answers only while connected; close is idempotent', async () => {
+    const w = newWorld();
+    const s = await w.schema();
+    const bus = w.bus(w.serviceName(), s);
+    await expect(bus.ping()).rejects.toThrow(/Not connected/);
+    await bus.start([recordEffect()]);
+    await expect(bus.ping()).resolves.toBeUndefined();
+    await Promise.all([bus.close(), bus.close()]);
+    await bus.close();
+    await expect(bus.ping()).rejects.toThrow(/Not connected/);
+  });
+
+  it('close waits for the handler in hand, which commits and is acked', async () => {
+    const w = newWorld();
+    const s = await w.schema();
+    const service = w.serviceName();
+    let started = false;
+    const slow = on('user.created.v1', async (event, { trx, attempt }) => {
+      started = true;
+      await sleep(300);
+      await trx('effects').insert({ message_id: event.id, attempt, email: event.data.email });
+    });
+    const bus = await w.startBus(service, s, [slow]);
+    await bus.publish(buildEnvelope('user.created.v1', userCreated()));
+    await eventually(() => started);
+    await bus.close();
+    expect(await s.effects()).toHaveLength(1);
+    expect(await w.messageCount(queueNames(service).main)).toBe(0);
+  });
+});
+
+describe('assertConsumers', () => {
+  const handler = recordEffect();
+
+  it('accepts exactly one consumer per consumed event', () => {
+    expect(() => assertConsumers('results', ['user.created.v1'], [handler])).not.toThrow();
+    expect(() => assertConsumers('gateway', [], [])).not.toThrow();
+  });
+
+  it('refuses an event with no consumer', () => {
+    expect(() => assertConsumers('results', ['user.created.v1'], [])).toThrow(/results refuses to start: no consumer handles "user\.created\.v1"/);
+  });
+
+  it('refuses an event with two consumers', () => {
+    expect(() => assertConsumers('results', ['user.created.v1'], [handler, recordEffect()])).toThrow(/2 consumers handle "user\.created\.v1"/);
+  });
+
+  it('refuses a consumer for an event the service does not declare, or one outside the registry', () => {
+    expect(() => assertConsumers('results', [], [handler])).toThrow(/"user\.created\.v1", which is not in the events results consumes/);
+    expect(() => assertConsumers('results', ['photo.taken.v1' as never], [{ ...handler, type: 'photo.taken.v1' as never }])).toThrow(/"photo\.taken\.v1" is not an event of the contracts registry/);
+  });
+});

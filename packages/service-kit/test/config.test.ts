@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ConfigError, parseConfig, serviceConfig } from '../src/config/index.js';
+
+const schema = serviceConfig({ PORT: z.coerce.number().int().min(1).max(65535).default(8101) });
+
+describe('service config', () => {
+  it('fills every setting with its default when the environment is empty', () => {
+    const config = parseConfig(schema, {});
+    expect(config.PORT).toBe(8101);
+    expect(config.DATABASE_URL).toMatch(/^postgres:\/\//);
+    expect(config.STORAGE_DRIVER).toBe('fs');
+  });
+
+  it('reads and coerces values from the environment, ignoring empty ones', () => {
+    const config = parseConfig(schema, { PORT: '9000', LOG_LEVEL: 'debug', S3_ENDPOINT: '' });
+    expect(config.PORT).toBe(9000);
+    expect(config.LOG_LEVEL).toBe('debug');
+    expect(config.S3_ENDPOINT).toBeUndefined();
+  });
+
+  it('names the bad setting and what it got in one line', () => {
+    expect(() => parseConfig(schema, { DATABASE_URL: 'not a url' })).toThrow(ConfigError);
+    try {
+      parseConfig(schema, { PORT: 'eighty' });
+    } catch (err) {
+      expect((err as ConfigError).setting).toBe('PORT');
+      expect((err as Error).message).toMatch(/^invalid setting PORT: .*got "eighty"/);
+      expect((err as Error).message).not.toContain('\n');
+    }
+  });
+});

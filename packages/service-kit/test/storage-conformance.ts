@@ -1,0 +1,210 @@
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StorageNotFoundError, type ObjectStorage } from '../src/storage/types.js';
+
+export interface StorageHarness {
+  storage: ObjectStorage;
+  /** Removes everything the suite stored (and stops servers it started). */
+  cleanup(): Promise<void>;
+}
+
+/**
+ * The behaviour every ObjectStorage driver must share, run against a real store: round trips, binary data and
+ * streams, missing objects, and presigned URLs used over real HTTP, including the ones that must be refused.
+ */
+export function describeStorageConformance(title: string, setup: () => Promise<StorageHarness>): void {
+  describe(title, () => {
+    let harness: StorageHarness;
+    let storage: ObjectStorage;
+    const prefix = `conformance-${randomBytes(4).toString('hex')}`;
+    const key = (name: string) => `${prefix}/${name}`;
+
+    beforeAll(async () => {
+      harness = await setup();
+      storage = harness.storage;
+      await storage.ensureReady();
+    });
+    afterAll(async () => {
+      await harness?.cleanup();
+    });
+
+    it('is ready and reachable, and ensureReady can run again', async () => {
+      await storage.ensureReady();
+      await expect(storage.ping()).resolves.toBeUndefined();
+    });
+
+    it('stores a buffer and gives back the same bytes, size and content type', async () => {
+      const body = Buffer.from('hello, frames');
+      await storage.put(key('hello.txt'), body, { contentType: 'text/plain' });
+
+      expect(await storage.getBuffer(key('hello.txt'))).toEqual(body);
+      expect(await readAll(await storage.get(key('hello.txt')))).toEqual(body);
+      const info = await storage.head(key('hello.txt'));
+      expect(info).toMatchObject({ key: key('hello.txt'), size: body.length, contentType: 'text/plain' });
+      expect(info?.etag).toBeTruthy();
+      expect(Math.abs(info!.lastModified.getTime() - Date.now())).toBeLessThan(60_000);
+    });
+
+    it('keeps binary data intact, every byte value included', async () => {
+      const body = Buffer.concat([Buffer.from(Array.from({ length: 256 }, (_, i) => i)), randomBytes(1024 * 1024)]);
+      await storage.put(key('frames/000015000.jpg'), body, { contentType: 'image/jpeg' });
+      const back = await storage.getBuffer(key('frames/000015000.jpg'));
+      expect(back.length).toBe(body.length);
+      expect(back.equals(body)).toBe(true);
+    });
+
+    it('stores a stream and streams it back', async () => {
+      const chunks = Array.from({ length: 20 }, () => randomBytes(64 * 1024));
+      const whole = Buffer.concat(chunks);
+      await storage.put(key('video.mp4'), Readable.from(chunks), { contentType: 'video/mp4', size: whole.length });
+      expect((await readAll(await storage.get(key('video.mp4')))).equals(whole)).toBe(true);
+      expect(await storage.head(key('video.mp4'))).toMatchObject({ size: whole.length, contentType: 'video/mp4' });
+    });
+
+    it('replaces an object that is stored again', async () => {
+      await storage.put(key('again.txt'), Buffer.from('first'), { contentType: 'text/plain' });
+      await storage.put(key('again.txt'), Buffer.from('second, longer'), { contentType: 'text/csv' });
+      expect((await storage.getBuffer(key('again.txt'))).toString()).toBe('second, longer');
+      expect(await storage.head(key('again.txt'))).toMatchObject({ size: 14, contentType: 'text/csv' });
+    });
+
+    it('answers a missing object with StorageNotFoundError, null from head, and a quiet delete', async () => {
+      await expect(storage.get(key('missing.bin'))).rejects.toBeInstanceOf(StorageNotFoundError);
+      await expect(storage.getBuffer(key('missing.bin'))).rejects.toBeInstanceOf(StorageNotFoundError);
+      expect(await storage.head(key('missing.bin'))).toBeNull();
+      await expect(storage.delete(key('missing.bin'))).resolves.toBeUndefined();
+    });
+
+    it('deletes an object', async () => {
+      await storage.put(key('doomed.txt'), Buffer.from('bye'));
+      await storage.delete(key('doomed.txt'));
+      expect(await storage.head(key('doomed.txt'))).toBeNull();
+      await expect(storage.get(key('doomed.txt'))).rejects.toBeInstanceOf(StorageNotFoundError);
+    });
+
+    it('lists the objects under a folder, and only that folder', async () => {
+      const folder = key('listing/up1');
+      await storage.put(`${folder}/frames/0000001000.jpg`, Buffer.from('a'));
+      await storage.put(`${folder}/frames/0000000000.jpg`, Buffer.from('b'));
+      await storage.put(`${folder}/source/video.mp4`, Buffer.from('c'));
+      await storage.put(key('listing/up10/frames/0000000000.jpg'), Buffer.from('neighbour'));
+
+      const expected = [`${folder}/frames/0000000000.jpg`, `${folder}/frames/0000001000.jpg`, `${folder}/source/video.mp4`];
+      expect(await storage.list(folder)).toEqual(expected);
+      expect(await storage.list(`${folder}/`)).toEqual(expected);
+      expect(await storage.list(`${folder}/frames`)).toEqual(expected.slice(0, 2));
+      expect(await storage.list(key('listing/nothing-here'))).toEqual([]);
+    });
+
+    it('deletes every object under a folder and leaves its neighbours', async () => {
+      const folder = key('purge/up1');
+      await storage.put(`${folder}/frames/0000000000.jpg`, Buffer.from('a'));
+      await storage.put(`${folder}/thumbs/0000000000.jpg`, Buffer.from('b'));
+      await storage.put(`${folder}/results/presentation.txt`, Buffer.from('c'));
+      await storage.put(key('purge/up10/keep.txt'), Buffer.from('neighbour'));
+
+      expect(await storage.deletePrefix(folder)).toBe(3);
+      expect(await storage.list(folder)).toEqual([]);
+      expect(await storage.head(`${folder}/frames/0000000000.jpg`)).toBeNull();
+      expect((await storage.getBuffer(key('purge/up10/keep.txt'))).toString()).toBe('neighbour');
+      expect(await storage.deletePrefix(folder)).toBe(0);
+      // The folder can be written again after it was emptied.
+      await storage.put(`${folder}/frames/0000000000.jpg`, Buffer.from('again'));
+      expect(await storage.list(folder)).toEqual([`${folder}/frames/0000000000.jpg`]);
+    });
+
+    it('refuses folder prefixes that could escape their folder', async () => {
+      for (const bad of ['', '/', '../x', 'a//b', '/abs']) {
+        await expect(storage.list(bad), `list ${JSON.stringify(bad)}`).rejects.toMatchObject({ code: 'storage/invalid-key' });
+        await expect(storage.deletePrefix(bad), `deletePrefix ${JSON.stringify(bad)}`).rejects.toMatchObject({ code: 'storage/invalid-key' });
+      }
+    });
+
+    it('refuses keys that could escape their folder', async () => {
+      for (const bad of ['', '../etc/passwd', `${prefix}/../x`, '/abs/path', 'a\\b', 'a//b', 'a/', 'a/./b']) {
+        await expect(storage.put(bad, Buffer.from('x')), `put ${JSON.stringify(bad)}`).rejects.toMatchObject({ code: 'storage/invalid-key' });
+        await expect(storage.presignPut(bad), `presignPut ${JSON.stringify(bad)}`).rejects.toMatchObject({ code: 'storage/invalid-key' });
+      }
+    });
+
+    it('accepts a presigned PUT over HTTP, then serves the object through a presigned GET', async () => {
+      const body = randomBytes(200_000);
+      const putUrl = await storage.presignPut(key('upload/photo 1.jpg'), { contentType: 'image/jpeg', expiresIn: 300 });
+      const put = await fetch(putUrl, { method: 'PUT', body, headers: { 'Content-Type': 'image/jpeg' } });
+      expect(put.status, await put.clone().text()).toBe(200);
+      expect(put.headers.get('etag')).toBeTruthy();
+      expect(await storage.head(key('upload/photo 1.jpg'))).toMatchObject({ size: body.length, contentType: 'image/jpeg' });
+
+      const get = await fetch(await storage.presignGet(key('upload/photo 1.jpg')));
+      expect(get.status).toBe(200);
+      expect(get.headers.get('content-type')).toBe('image/jpeg');
+      expect(Buffer.from(await get.arrayBuffer()).equals(body)).toBe(true);
+    });
+
+    it('answers 404 to a valid presigned GET of a missing object', async () => {
+      const res = await fetch(await storage.presignGet(key('never-stored.jpg')));
+      expect(res.status).toBe(404);
+    });
+
+    it('refuses presigned URLs once they have expired', async () => {
+      await storage.put(key('expiring.txt'), Buffer.from('soon gone'));
+      const getUrl = await storage.presignGet(key('expiring.txt'), { expiresIn: 1 });
+      const putUrl = await storage.presignPut(key('expiring-put.txt'), { expiresIn: 1 });
+      await sleep(2_200);
+      expect((await fetch(getUrl)).status).toBe(403);
+      expect((await fetch(putUrl, { method: 'PUT', body: 'late' })).status).toBe(403);
+      expect(await storage.head(key('expiring-put.txt'))).toBeNull();
+    });
+
+    it('refuses a URL whose key, expiry or signature was tampered with', async () => {
+      await storage.put(key('mine.txt'), Buffer.from('mine'));
+      await storage.put(key('theirs.txt'), Buffer.from('theirs'));
+      const url = new URL(await storage.presignGet(key('mine.txt'), { expiresIn: 60 }));
+
+      const otherKey = new URL(url);
+      otherKey.pathname = otherKey.pathname.replace(/mine\.txt$/, 'theirs.txt');
+      const stolen = await fetch(otherKey);
+      expect(stolen.status).toBe(403);
+      expect(await stolen.text()).not.toContain('theirs');
+
+      const longer = new URL(url);
+      const expiresParam = paramEndingWith(url, 'expires');
+      longer.searchParams.set(expiresParam, String(Number(url.searchParams.get(expiresParam)) + 3600));
+      expect((await fetch(longer)).status).toBe(403);
+
+      const forged = new URL(url);
+      const signatureParam = paramEndingWith(url, 'signature');
+      const signature = url.searchParams.get(signatureParam)!;
+      forged.searchParams.set(signatureParam, `${signature.slice(0, -1)}${signature.endsWith('0') ? '1' : '0'}`);
+      expect((await fetch(forged)).status).toBe(403);
+
+      expect((await fetch(url)).status).toBe(200);
+    });
+
+    it('refuses a URL used with another method than the one it was signed for', async () => {
+      await storage.put(key('read-only.txt'), Buffer.from('original'));
+      const getUrl = await storage.presignGet(key('read-only.txt'), { expiresIn: 60 });
+      const overwrite = await fetch(getUrl, { method: 'PUT', body: 'overwritten' });
+      expect(overwrite.status).toBe(403);
+      expect((await storage.getBuffer(key('read-only.txt'))).toString()).toBe('original');
+
+      const putUrl = await storage.presignPut(key('read-only.txt'), { expiresIn: 60 });
+      expect((await fetch(putUrl)).status).toBe(403);
+    });
+  });
+}
+
+export async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks);
+}
+
+/** `X-Expires` (fs) or `X-Amz-Expires` (s3): the suite tampers with whichever the driver uses. */
+function paramEndingWith(url: URL, suffix: string): string {
+  const name = [...url.searchParams.keys()].find((k) => k.toLowerCase().endsWith(suffix));
+  if (!name) throw new Error(`no *${suffix} parameter in ${url.toString()}`);
+  return name;
+}

@@ -1,0 +1,70 @@
+/** A corner point in image pixels. */
+export interface Point {
+  x: number;
+  y: number;
+}
+
+/** An axis-aligned rectangle: left, top, width, height (pixels, or 0..1 when normalised). */
+export interface Rect {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/**
+ * A block of text as the OCR engines give it. Structurally the same as the contracts' Detection, kept separate so
+ * this package has no dependencies.
+ */
+export interface TextBlock {
+  text: string;
+  /** Corner points in image pixels (4 of them from every engine). */
+  vertices: readonly Point[];
+  /** px²; computed from the vertices when missing. */
+  area?: number;
+  /** 0..100, or 0..1 from engines that give fractions (see normaliseConfidence). */
+  confidence?: number;
+  /** Text before translation, when the upload was translated. */
+  originalText?: string;
+}
+
+/** The smallest rectangle holding every vertex (an empty rectangle at 0,0 for no vertices). */
+export function boundsOf(vertices: readonly Point[]): Rect {
+  if (vertices.length === 0) return { x: 0, y: 0, w: 0, h: 0 };
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (const p of vertices) {
+    if (p.x < minX) minX = p.x;
+    if (p.y < minY) minY = p.y;
+    if (p.x > maxX) maxX = p.x;
+    if (p.y > maxY) maxY = p.y;
+  }
+  return { x: minX, y: minY, w: maxX - minX, h: maxY - minY };
+}
+
+export function centreOf(rect: Rect): Point {
+  return { x: rect.x + rect.w / 2, y: rect.y + rect.h / 2 };
+}
+
+/** The block's area in px²: its own `area` when given, otherwise its bounding rectangle's. */
+export function areaOf(block: TextBlock): number {
+  if (block.area !== undefined && Number.isFinite(block.area)) return block.area;
+  const r = boundsOf(block.vertices);
+  return r.w * r.h;
+}
+
+/** Confidence on the 0..100 scale: values under 1 are fractions and are multiplied by 100 (the spec's rule). */
+export function normaliseConfidence(confidence: number): number {
+  return confidence < 1 ? confidence * 100 : confidence;
+}
+
+/** True when `inner` lies wholly inside `outer` (edges touching count as inside). */
+export function rectContains(outer: Rect, inner: Rect): boolean {
+  return inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.w <= outer.x + outer.w && inner.y + inner.h <= outer.y + outer.h;
+}
+
+export function clamp(value: number, min: number, max: number): number {
+  return Math.min(Math.max(value, min), max);
+}

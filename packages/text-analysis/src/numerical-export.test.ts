@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import type { TextBlock } from './geometry.js';
+import { formatFrameShare, numericalCsv, numericalRows, seriesValues } from './numerical-export.js';
+import { defaultBlockSettings } from './text-cleaning.js';
+
+const at = (text: string, y: number, originalText?: string): TextBlock => ({
+  text,
+  vertices: [
+    { x: 0, y },
+    { x: 100, y },
+    { x: 100, y: y + 20 },
+    { x: 0, y: y + 20 },
+  ],
+  ...(originalText !== undefined ? { originalText } : {}),
+});
+
+const frames: TextBlock[][] = [
+  [at('Power 150 kW', 340), at('Battery 20%', 180)],
+  [at('Battery 21%', 182)],
+  [at('Power 148 kW', 338), at('Battery 22%', 180)],
+];
+const times = [{ t: 0 }, { t: 5 }, { t: 65 }];
+const numbers = { ...defaultBlockSettings(''), numbersOnly: true };
+
+describe('numerical export', () => {
+  const power = seriesValues(frames, [{ frame: 0, index: 0 }, { frame: 2, index: 0 }], 'Power Block', numbers);
+  const battery = seriesValues(frames, [0, 1, 2].map((frame) => ({ frame, index: frame === 1 ? 0 : 1 })), 'Battery', defaultBlockSettings(''));
+
+  it('cleans each frame\'s value and leaves frames without the block empty', () => {
+    expect(power.values).toEqual(['150', '', '148']);
+    expect(power.count).toBe(2);
+    expect(power.originals).toBeNull();
+  });
+
+  it('writes Frame, Time (m:ss), then the series top to bottom, names quoted', () => {
+    const csv = numericalCsv(times, [power, battery]);
+    expect(csv.split('\r\n')).toEqual(['Frame,Time,"Battery","Power Block"', '1,0:00,Battery 20%,150', '2,0:05,Battery 21%,', '3,1:05,Battery 22%,148', '']);
+    expect(csv.startsWith('\uFEFF')).toBe(false);
+  });
+
+  it('adds translated and original columns when the blocks carry their original text', () => {
+    const translated = [[at('Batterie 20%', 100, 'Akku 20%')], [at('Batterie 21%', 100, 'Akku 21%')]];
+    const s = seriesValues(translated, [{ frame: 0, index: 0 }, { frame: 1, index: 0 }], 'Akku', defaultBlockSettings(''));
+    expect(numericalRows([{ t: 0 }, { t: 1 }], [s])).toEqual([
+      ['Frame', 'Time', 'Akku (translated)', 'Akku (original)'],
+      ['1', '0:00', 'Batterie 20%', 'Akku 20%'],
+      ['2', '0:01', 'Batterie 21%', 'Akku 21%'],
+    ]);
+  });
+
+  it('guards values a spreadsheet would run and quotes names with quotes', () => {
+    const s = seriesValues([[at('=1+1', 0)]], [{ frame: 0, index: 0 }], 'My "best" series', defaultBlockSettings(''));
+    expect(numericalCsv([{ t: null }], [s]).split('\r\n').slice(0, 2)).toEqual(['Frame,Time,"My ""best"" series"', "1,0:00,'=1+1"]);
+  });
+
+  it('shows the share of frames with two decimals only above 99%', () => {
+    expect(formatFrameShare(359, 360)).toBe('99.72%');
+    expect(formatFrameShare(360, 360)).toBe('100%');
+    expect(formatFrameShare(9999, 10_000)).toBe('99.99%');
+    expect(formatFrameShare(99_999, 100_000)).toBe('99.99%');
+    expect(formatFrameShare(1, 3)).toBe('33%');
+    expect(formatFrameShare(0, 0)).toBe('0%');
+  });
+});

@@ -1,0 +1,99 @@
+import { csvCell, csvFile, quotedCsvCell } from './csv.js';
+import { boundsOf, type TextBlock } from './geometry.js';
+import type { TrackPoint } from './block-tracking.js';
+import { cleanBlockText, type BlockSettings } from './text-cleaning.js';
+import { formatClock } from './time.js';
+
+/*
+ * The Numerical view's series and its CSV (export.csv): columns Frame, Time (m:ss), then one per series, named in
+ * quotes, ordered by the series' average vertical position on screen (top first). When any of a series' blocks
+ * carries its text before translation, the series takes two columns: "<name> (translated)" and
+ * "<name> (original)". One row per frame; a frame without the block leaves its cell empty.
+ */
+
+export const NUMERICAL_CSV_FILE = 'export.csv';
+
+/** One series, ready for the table, the chart and the CSV. */
+export interface SeriesValues {
+  /** The column name: the series name, or the block id when the name is empty. */
+  name: string;
+  /** Cleaned text per frame ('' where the block is absent). */
+  values: string[];
+  /** Cleaned original (pre-translation) text per frame, or null when no block of the series has one. */
+  originals: string[] | null;
+  /** Mean of the blocks' vertical centres, in pixels. */
+  averageY: number;
+  /** Frames the block is on. */
+  count: number;
+}
+
+/** A series' values per frame from its track points and cleaning settings. */
+export function seriesValues(
+  frames: readonly (readonly TextBlock[])[],
+  points: readonly TrackPoint[],
+  name: string,
+  settings: Omit<BlockSettings, 'seriesName'>,
+): SeriesValues {
+  const values = new Array<string>(frames.length).fill('');
+  const originals = new Array<string>(frames.length).fill('');
+  let hasOriginal = false;
+  let ySum = 0;
+  let count = 0;
+  for (const { frame, index } of points) {
+    const block = frames[frame]?.[index];
+    if (!block) continue;
+    values[frame] = cleanBlockText(block.text, settings);
+    if (block.originalText !== undefined) {
+      hasOriginal = true;
+      originals[frame] = cleanBlockText(block.originalText, settings);
+    }
+    const box = boundsOf(block.vertices);
+    ySum += box.y + box.h / 2;
+    count++;
+  }
+  return { name, values, originals: hasOriginal ? originals : null, averageY: count > 0 ? ySum / count : Number.POSITIVE_INFINITY, count };
+}
+
+/** Series ordered by average vertical position, top first (stable for equal positions). */
+export function orderByPosition<T extends { averageY: number }>(series: readonly T[]): T[] {
+  return [...series].sort((a, b) => a.averageY - b.averageY);
+}
+
+/** Column names for a series: one, or "(translated)" and "(original)" when it has original text. */
+export function seriesColumnNames(series: SeriesValues): string[] {
+  return series.originals ? [`${series.name} (translated)`, `${series.name} (original)`] : [series.name];
+}
+
+export interface ExportFrame {
+  /** Seconds from the start of the media, when known. */
+  t: number | null;
+}
+
+/** The rows of export.csv: a header and one row per frame, cells as the table shows them (unformatted). */
+export function numericalRows(frames: readonly ExportFrame[], series: readonly SeriesValues[]): string[][] {
+  const ordered = orderByPosition(series);
+  const header = ['Frame', 'Time', ...ordered.flatMap(seriesColumnNames)];
+  const rows = frames.map((frame, i) => [
+    String(i + 1),
+    formatClock(frame.t),
+    ...ordered.flatMap((s) => (s.originals ? [s.values[i] ?? '', s.originals[i] ?? ''] : [s.values[i] ?? ''])),
+  ]);
+  return [header, ...rows];
+}
+
+/** export.csv: the rows above with the series names quoted and every value through the injection guard. */
+export function numericalCsv(frames: readonly ExportFrame[], series: readonly SeriesValues[]): string {
+  const [header, ...rows] = numericalRows(frames, series);
+  return csvFile([header!.map((name, i) => (i < 2 ? csvCell(name) : quotedCsvCell(name))), ...rows.map((row) => row.map(csvCell))]);
+}
+
+/**
+ * The share of frames a block is on, as a percent: whole numbers, except above 99% (and below 100%), where it shows
+ * two decimals (cut, not rounded), so 359 of 360 frames reads 99.72% and never looks like all of them.
+ */
+export function formatFrameShare(count: number, total: number): string {
+  if (total <= 0) return '0%';
+  const percent = (count / total) * 100;
+  if (percent > 99 && percent < 100) return `${(Math.floor(percent * 100) / 100).toFixed(2)}%`;
+  return `${Math.round(percent)}%`;
+}

@@ -1,0 +1,32 @@
+// `npm run bench`: builds, then runs every benchmark and prints its figures and ratios. Never part of `npm test`.
+// Timings vary with what else the machine does: compare figures from the same run (each benchmark measures its
+// baseline alongside).
+import { provision } from './lib/provision.mjs';
+import { fail, log } from './lib/sh.mjs';
+
+try {
+  await provision();
+} catch (err) {
+  fail(`setup failed: ${err.message}`);
+}
+
+const pct = (x) => `${(x * 100).toFixed(1)}%`;
+
+// `npm run bench -- tracking` runs only the tracking benchmark (a few seconds; no OCR, no services).
+const only = process.argv[2];
+log('block tracking of the Numerical view: 360 frames of 100 detections...');
+const { runTrackingBench, printTrackingBench } = await import('../packages/text-analysis/bench/tracking.bench.mjs');
+printTrackingBench(runTrackingBench());
+if (only === 'tracking') process.exit(0);
+
+log('OCR recognizer: 60 generated 720p frames of white captions and numbers over a moving picture...');
+const { runOcrBench } = await import('../services/ocr-tesseract/dist/bench/ocr-bench.js');
+const ocr = await runOcrBench({ count: 60 });
+console.log(`\nOCR recognizer vs a bare tesseract loop, same ${ocr.frames} frames (${ocr.width}x${ocr.height}), ${ocr.concurrency} worker processes`);
+console.log(`    throughput  ours ${ocr.pipeline.framesPerSecond} frames/s   bare ${ocr.bare.framesPerSecond} frames/s   ratio ${ocr.throughputRatio.toFixed(2)}x (target >= 0.80x)`);
+console.log(`    accuracy    ours ${pct(ocr.pipeline.accuracy)}   bare ${pct(ocr.bare.accuracy)} of ${ocr.pipeline.valuesTotal} known values (target ours >= 95% where bare < 50%)`);
+console.log(`    second pass on the white mask ran on ${pct(ocr.pipeline.maskPassShare)} of frames`);
+
+const { benchPipeline, printPipeline } = await import('../bench/pipeline.mjs');
+log('whole pipeline through the API (about two minutes)...');
+printPipeline(await benchPipeline());

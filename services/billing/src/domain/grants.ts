@@ -1,0 +1,21 @@
+import type { EventData } from '@frametext/contracts';
+import type { Knex, Logger } from '@frametext/service-kit';
+import { lockAccount, rememberUser } from '../data/accounts.js';
+import { hasMovement } from '../data/ledger.js';
+import { move } from './movements.js';
+
+/**
+ * A new account: remember its e-mail and grant the free credits, once per user whatever the number of
+ * user.created.v1 events (the inbox drops redeliveries; this check drops a re-published copy; a unique
+ * index backs it).
+ */
+export async function welcomeUser(trx: Knex.Transaction, user: EventData<'user.created.v1'>, freeCredits: number, log: Logger): Promise<void> {
+  await rememberUser(trx, user.uid, user.email, user.createdAt);
+  await lockAccount(trx, user.uid);
+  if (freeCredits === 0) return;
+  if (await hasMovement(trx, user.uid, ['grant'])) {
+    log.info({ userId: user.uid }, 'free credits already granted; nothing to do');
+    return;
+  }
+  await move(trx, { userId: user.uid, kind: 'grant', credits: freeCredits, uploadId: null });
+}

@@ -1,0 +1,68 @@
+import { creditCost } from '@frametext/contracts';
+import type { Knex, Logger } from '@frametext/service-kit';
+import { lockAccount } from '../data/accounts.js';
+import { confirmReservation, findReservation, heldBefore, lockReservation, markSettled, type ReservationStatus, type SettledBy } from '../data/reservations.js';
+import type { BillingContext } from './context.js';
+import { move } from './movements.js';
+
+/** What a settlement did: nothing when there was no reservation (the demo) or it was already settled. */
+export type SettleResult = { outcome: 'settled'; captured: number; released: number } | { outcome: 'no-reservation' } | { outcome: 'already-settled' } | { outcome: 'skipped' };
+
+interface SettleRequest {
+  uploadId: string;
+  settledBy: SettledBy;
+  /** Frames processed (only when settledBy is processed): their cost is captured, never more than was reserved. */
+  framesProcessed?: number;
+  /** Statuses the reservation may be in; any other leaves it as it is (the sweep settles only held ones). */
+  from?: readonly ReservationStatus[];
+}
+
+/**
+ * Ends a reservation in the caller's transaction: captures what the processed frames cost (at most the
+ * reservation) and releases the rest, so capture + release always equals the reservation. A settled
+ * reservation is never settled again, so replayed events move nothing.
+ */
+export async function settleReservation(trx: Knex.Transaction, req: SettleRequest): Promise<SettleResult> {
+  const found = await findReservation(trx, req.uploadId);
+  if (!found) return { outcome: 'no-reservation' };
+  await lockAccount(trx, found.userId);
+  const r = (await lockReservation(trx, req.uploadId))!;
+  if (r.status === 'settled') return { outcome: 'already-settled' };
+  if (req.from && !req.from.includes(r.status)) return { outcome: 'skipped' };
+
+  const captured = req.settledBy === 'processed' ? Math.min(creditCost(req.framesProcessed ?? 0, r.engine), r.creditsReserved) : 0;
+  const released = r.creditsReserved - captured;
+  await move(trx, { userId: r.userId, kind: 'capture', credits: captured, uploadId: r.uploadId });
+  await move(trx, { userId: r.userId, kind: 'release', credits: released, uploadId: r.uploadId });
+  await markSettled(trx, r.uploadId, req.settledBy, captured, released);
+  return { outcome: 'settled', captured, released };
+}
+
+/** upload.completed.v1: the bytes arrived, so the reservation is no longer at risk of being swept. */
+export async function confirmUpload(trx: Knex.Transaction, uploadId: string, log: Logger): Promise<void> {
+  const found = await findReservation(trx, uploadId);
+  if (!found) return;
+  if (!(await confirmReservation(trx, uploadId))) log.warn({ uploadId, status: found.status, settledBy: found.settledBy }, 'upload completed for a reservation that is no longer held');
+}
+
+/**
+ * Releases every reservation still held (never confirmed by upload.completed.v1) that is older than
+ * RESERVATION_TTL_HOURS at `now`: the user abandoned that upload. Each in its own transaction.
+ * Returns the upload ids released.
+ */
+export async function releaseAbandonedReservations(ctx: BillingContext, now: Date = new Date()): Promise<string[]> {
+  const cutoff = new Date(now.getTime() - ctx.config.RESERVATION_TTL_HOURS * 3_600_000);
+  const seen = new Set<string>();
+  const released: string[] = [];
+  for (;;) {
+    const batch = (await heldBefore(ctx.db, cutoff, 100)).filter((id) => !seen.has(id));
+    if (batch.length === 0) return released;
+    for (const uploadId of batch) {
+      seen.add(uploadId);
+      const result = await ctx.db.transaction((trx) => settleReservation(trx, { uploadId, settledBy: 'abandoned', from: ['held'] }));
+      if (result.outcome !== 'settled') continue;
+      released.push(uploadId);
+      ctx.logger.info({ uploadId, released: result.released }, 'abandoned reservation released');
+    }
+  }
+}

@@ -1,0 +1,27 @@
+import type { EventType } from '@frametext/contracts';
+import { on, type Consumer } from '@frametext/service-kit';
+import type { BillingContext } from '../domain/context.js';
+import { welcomeUser } from '../domain/grants.js';
+import { confirmUpload, settleReservation } from '../domain/settlement.js';
+
+export const CONSUMED_EVENTS: EventType[] = ['user.created.v1', 'upload.completed.v1', 'upload.processed.v1', 'upload.failed.v1'];
+
+/** Each handler runs in the inbox transaction, so an event's movements commit once or not at all. */
+export function billingConsumers(ctx: BillingContext): Consumer[] {
+  return [
+    on('user.created.v1', async ({ data }, { trx, log }) => {
+      await welcomeUser(trx, data, ctx.config.FREE_CREDITS, log);
+    }),
+    on('upload.completed.v1', async ({ data }, { trx, log }) => {
+      await confirmUpload(trx, data.uploadId, log);
+    }),
+    on('upload.processed.v1', async ({ data }, { trx, log }) => {
+      const result = await settleReservation(trx, { uploadId: data.uploadId, settledBy: 'processed', framesProcessed: data.framesProcessed });
+      log.info({ uploadId: data.uploadId, ...result }, 'processed upload settled');
+    }),
+    on('upload.failed.v1', async ({ data }, { trx, log }) => {
+      const result = await settleReservation(trx, { uploadId: data.uploadId, settledBy: 'failed' });
+      log.info({ uploadId: data.uploadId, stage: data.stage, ...result }, 'failed upload settled');
+    }),
+  ];
+}

@@ -1,0 +1,59 @@
+import type { Logger, RunningService, ServiceDefinition } from '@frametext/service-kit';
+import type { BillingConfig } from './config.js';
+import { billingMigrations } from './data/migrations.js';
+import type { BillingContext } from './domain/context.js';
+import { releaseAbandonedReservations } from './domain/settlement.js';
+import { WEBHOOK_PATH, paymentRoutes } from './http/payment-routes.js';
+import { internalRoutes, publicRoutes } from './http/routes.js';
+import { simulatedCheckoutRoutes } from './http/simulated-checkout.js';
+import { billingConsumers, CONSUMED_EVENTS } from './messaging/consumers.js';
+import { paymentProviderFor } from './payments/index.js';
+
+export interface BillingServiceOptions {
+  /** Service name: its queue and default schema. Tests pass a unique one. */
+  name?: string;
+  /** Postgres schema (tests pass a unique one). */
+  dbSchema?: string;
+  logger?: Logger;
+  /** Receives the use-case context once built (tests run the sweep through it). */
+  onContext?: (ctx: BillingContext) => void;
+}
+
+const PAYMENTS_LOG = {
+  stripe: 'purchases go through Stripe Checkout',
+  simulated: 'purchases use the simulated checkout: no money moves',
+  off: 'purchases are off (no STRIPE_SECRET_KEY and SIMULATED_CHECKOUT=false)',
+} as const;
+
+/** The billing service as the kit runs it: ledger migrations, consumers, routes, payments and the reservation sweep. */
+export function billingService(config: BillingConfig, opts: BillingServiceOptions = {}): ServiceDefinition<BillingConfig> {
+  const payments = paymentProviderFor(config);
+  return {
+    name: opts.name ?? 'billing',
+    config,
+    dbSchema: opts.dbSchema,
+    migrations: billingMigrations,
+    usesStorage: false,
+    logger: opts.logger,
+    rawBodyPaths: [WEBHOOK_PATH],
+    consumes: CONSUMED_EVENTS,
+    consumers: ({ db, logger }) => billingConsumers({ config, db, logger, payments }),
+    setup({ app, db, logger }) {
+      const ctx: BillingContext = { config, db, logger, payments };
+      app.use('/api', publicRoutes(ctx));
+      app.use('/api', paymentRoutes(ctx));
+      if (payments?.name === 'simulated') app.use('/api', simulatedCheckoutRoutes(ctx, payments));
+      app.use('/internal', internalRoutes(ctx));
+      logger.info({ payments: payments?.name ?? 'off' }, PAYMENTS_LOG[payments?.name ?? 'off']);
+      opts.onContext?.(ctx);
+
+      const timer = setInterval(() => {
+        releaseAbandonedReservations(ctx).catch((err: unknown) => logger.error({ err }, 'reservation sweep failed'));
+      }, config.RESERVATION_SWEEP_INTERVAL_MS);
+      timer.unref();
+      return async () => clearInterval(timer);
+    },
+  };
+}
+
+export type RunningBilling = RunningService<BillingConfig>;

@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkoutResponseSchema, checkoutSessionSchema } from '@frametext/contracts';
+import { ConfigError, parseConfig } from '@frametext/service-kit';
+import { configSchema } from '../src/config.js';
+import { startBilling, type TestBilling } from './helpers.js';
+import { startFakeStripe, type FakeStripe } from './support/fake-stripe.js';
+import { WEBHOOK_SECRET, asUser } from './support/payments.js';
+
+describe('create-checkout-session with Stripe (the SDK pointed at a local server that speaks its API)', () => {
+  let stripe: FakeStripe;
+  let billing: TestBilling;
+
+  beforeAll(async () => {
+    stripe = await startFakeStripe();
+    billing = await startBilling({
+      STRIPE_SECRET_KEY: 'sk_test_frametext',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_URL: stripe.url,
+      APP_URL: 'https://app.example.com',
+    });
+  });
+
+  afterAll(async () => {
+    await billing?.stop();
+    await stripe?.close();
+  });
+
+  it('makes a payment-mode session for the pack, with the user and pack in its metadata and an idempotency key', async () => {
+    const userId = await billing.newUser();
+    const res = await asUser(billing, userId, 'POST', '/api/create-checkout-session', { credits: 500 });
+
+    expect(res.status).toBe(200);
+    const { url } = checkoutResponseSchema.parse(res.body);
+    const [sessionId, session] = [...stripe.sessions.entries()].at(-1)!;
+    expect(url).toBe(session.url);
+
+    const sent = stripe.requests.at(-1)!;
+    expect(sent).toMatchObject({ method: 'POST', path: '/v1/checkout/sessions', apiKey: 'sk_test_frametext' });
+    expect(sent.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(sent.form).toMatchObject({
+      mode: 'payment',
+      'line_items[0][quantity]': '1',
+      'line_items[0][price_data][currency]': 'usd',
+      'line_items[0][price_data][unit_amount]': '500',
+      'line_items[0][price_data][product_data][name]': '500 FrameText credits',
+      client_reference_id: userId,
+      'metadata[userId]': userId,
+      'metadata[credits]': '500',
+      'payment_intent_data[metadata][userId]': userId,
+      'payment_intent_data[metadata][credits]': '500',
+      success_url: 'https://app.example.com/checkout-success?session_id={CHECKOUT_SESSION_ID}',
+      cancel_url: 'https://app.example.com/checkout-cancelled',
+    });
+
+    const status = await asUser(billing, userId, 'GET', `/api/checkout-sessions/${sessionId}`);
+    expect(status.status).toBe(200);
+    expect(checkoutSessionSchema.parse(status.body)).toMatchObject({ sessionId, credits: 500, status: 'open', creditedAt: null });
+    expect(await billing.balance(userId)).toBe(50);
+  });
+
+  it('prices each pack as the spec does: 100 for $1, 500 for $5, 2500 for $20', async () => {
+    const userId = await billing.newUser();
+    const amounts: string[] = [];
+    for (const credits of [100, 500, 2500]) {
+      expect((await asUser(billing, userId, 'POST', '/api/create-checkout-session', { credits })).status).toBe(200);
+      amounts.push(stripe.requests.at(-1)!.form['line_items[0][price_data][unit_amount]']!);
+    }
+    expect(amounts).toEqual(['100', '500', '2000']);
+  });
+
+  it('answers 400 for anything but a pack, and 403 without the signed-in user', async () => {
+    const userId = randomUUID();
+    const before = stripe.requests.length;
+    for (const body of [{ credits: 200 }, { credits: '500' }, {}, { credits: 0 }]) {
+      const res = await asUser(billing, userId, 'POST', '/api/create-checkout-session', body);
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('request/invalid-body');
+    }
+    expect((await asUser(billing, userId, 'POST', '/api/create-checkout-session', { credits: 200 })).body.error.message).toBe('credits: credits must be one of the packs: 100, 500, 2500');
+    const anonymous = await billing.post('/api/create-checkout-session', { credits: 100 });
+    expect(anonymous.status).toBe(403);
+    expect(stripe.requests.length).toBe(before);
+  });
+
+  it('retries a failed call with the same idempotency key, so Stripe makes one session', async () => {
+    const userId = await billing.newUser();
+    const before = stripe.requests.length;
+    const sessionsBefore = stripe.sessions.size;
+    stripe.failNext(1);
+    const res = await asUser(billing, userId, 'POST', '/api/create-checkout-session', { credits: 100 });
+    expect(res.status).toBe(200);
+    const tries = stripe.requests.slice(before);
+    expect(tries).toHaveLength(2);
+    expect(tries[0]!.idempotencyKey).toBe(tries[1]!.idempotencyKey);
+    expect(stripe.sessions.size).toBe(sessionsBefore + 1);
+  });
+
+  it('answers 502 with words to act on when Stripe keeps failing, and records no session', async () => {
+    const userId = await billing.newUser();
+    stripe.failNext(3);
+    const res = await asUser(billing, userId, 'POST', '/api/create-checkout-session', { credits: 100 });
+    expect(res.status).toBe(502);
+    expect(res.body.error).toMatchObject({ code: 'billing/payment-provider-unavailable', message: 'The payment page could not be opened just now. Please try again in a moment.' });
+    expect(await billing.db('checkout_sessions').where({ user_id: userId })).toEqual([]);
+  });
+
+  it("shows a session only to its owner: someone else's and unknown ids are 404, a malformed id 400", async () => {
+    const owner = await billing.newUser();
+    await asUser(billing, owner, 'POST', '/api/create-checkout-session', { credits: 100 });
+    const [sessionId] = [...stripe.sessions.keys()].slice(-1);
+    expect((await asUser(billing, randomUUID(), 'GET', `/api/checkout-sessions/${sessionId}`)).status).toBe(404);
+    expect((await asUser(billing, owner, 'GET', '/api/checkout-sessions/cs_test_unknown')).status).toBe(404);
+    expect((await asUser(billing, owner, 'GET', '/api/checkout-sessions/not-a-session')).status).toBe(400);
+  });
+
+  it('serves no simulated checkout while Stripe is configured', async () => {
+    const res = await billing.get(`/api/simulated-checkout/cs_sim_${'a'.repeat(48)}`);
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('request/not-found');
+  });
+});
+
+describe('payment settings', () => {
+  const parse = (env: Record<string, string>) => parseConfig(configSchema, env);
+
+  it('uses the simulated checkout by default, and Stripe when a secret key is set', () => {
+    expect(parse({}).SIMULATED_CHECKOUT).toBeUndefined();
+    expect(parse({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }).STRIPE_SECRET_KEY).toBe('sk_test_1');
+  });
+
+  it('refuses the simulated checkout together with a Stripe key, and a key without its webhook secret', () => {
+    expect(() => parse({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1', SIMULATED_CHECKOUT: 'true' })).toThrow(
+      new ConfigError('SIMULATED_CHECKOUT', 'the simulated checkout cannot be on while STRIPE_SECRET_KEY is set (got "true")'),
+    );
+    expect(() => parse({ STRIPE_SECRET_KEY: 'sk_test_1' })).toThrow(/invalid setting STRIPE_WEBHOOK_SECRET: is required with STRIPE_SECRET_KEY/);
+  });
+});
+
+describe('with purchases turned off (no Stripe key, SIMULATED_CHECKOUT=false)', () => {
+  let billing: TestBilling;
+
+  beforeAll(async () => {
+    billing = await startBilling({ SIMULATED_CHECKOUT: 'false' });
+  });
+
+  afterAll(async () => {
+    await billing?.stop();
+  });
+
+  it('answers 503 to a checkout and to webhooks, saying purchases are not available', async () => {
+    const res = await asUser(billing, randomUUID(), 'POST', '/api/create-checkout-session', { credits: 100 });
+    expect(res.status).toBe(503);
+    expect(res.body.error).toMatchObject({ code: 'billing/payments-unavailable', message: 'Buying credits is not available on this server.' });
+    expect((await billing.send('POST', '/api/stripe/webhook', { body: '{}', headers: { 'content-type': 'application/json' } })).status).toBe(503);
+  });
+});

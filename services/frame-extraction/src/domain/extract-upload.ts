@@ -1,0 +1,53 @@
+import { DEFAULT_FRAME_INTERVAL, type EventData } from '@frametext/contracts';
+import { StorageNotFoundError } from '@frametext/service-kit';
+import type { ExtractionContext } from './context.js';
+import { extractBrowserFrames, extractPhotoFrames } from './images.js';
+import { MediaError } from './media-error.js';
+import type { StoredFrame } from './stored-frame.js';
+import { extractVideoFrames } from './video.js';
+
+export type ExtractionOutcome =
+  | { ok: true; frames: StoredFrame[]; durationSeconds: number | null }
+  | { ok: false; reason: string };
+
+/**
+ * Cuts, orders or checks an upload's frames and stores them. The media's own faults come back as a failed
+ * outcome with a reason a person can read; infrastructure errors (storage down) are thrown, so the message is
+ * retried. Object keys depend only on the upload, so running it again overwrites the same objects.
+ */
+export async function extractUpload(ctx: ExtractionContext, upload: EventData<'upload.completed.v1'>): Promise<ExtractionOutcome> {
+  try {
+    if (upload.kind === 'video') {
+      const slideDetection = upload.mediaContent === 'presentation' && upload.slideDetection;
+      const { frames, durationSeconds } = await extractVideoFrames(ctx, {
+        uploadId: upload.uploadId,
+        sourceKey: upload.objectKeys[0]!,
+        intervalSeconds: upload.intervalSeconds ?? DEFAULT_FRAME_INTERVAL,
+        slideDetection,
+        maxFrames: upload.maxFrames,
+        clientDurationSeconds: upload.durationSeconds,
+      });
+      return { ok: true, frames, durationSeconds };
+    }
+    const request = {
+      uploadId: upload.uploadId,
+      objectKeys: upload.objectKeys,
+      fileNames: upload.fileNames,
+      timestamps: upload.timestamps,
+      sortPreference: upload.sortPreference,
+      maxFrames: upload.maxFrames,
+    };
+    const frames = upload.kind === 'photos' ? await extractPhotoFrames(ctx, request) : await extractBrowserFrames(ctx, request);
+    return { ok: true, frames, durationSeconds: null };
+  } catch (err) {
+    if (err instanceof MediaError) {
+      ctx.log.info({ uploadId: upload.uploadId, reason: err.reason }, 'upload media refused');
+      return { ok: false, reason: err.reason };
+    }
+    if (err instanceof StorageNotFoundError) {
+      // upload checked the objects before publishing; one gone since then was deleted, and will not come back.
+      return { ok: false, reason: 'The uploaded file is no longer in storage; it may have been deleted. Please upload it again.' };
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,120 @@
+import { SLIDE_SAMPLE_SECONDS, frameCount } from '@frametext/contracts';
+import { FfmpegReadError, FfmpegTimeoutError, decodeFrames, frameAt, probeVideo, type VideoProbe } from '../data/ffmpeg.js';
+import { frameKeys, putFrame } from '../data/frame-store.js';
+import type { RawFrame } from '../data/ppm-frames.js';
+import { withLocalCopy } from '../data/source-file.js';
+import { imageLimits, mapLimit, type ExtractionContext } from './context.js';
+import { encodeRawFrame, greySample } from './frame-images.js';
+import { MediaError } from './media-error.js';
+import { chooseSamplingMethod, sampleTimestampsMs } from './sampling.js';
+import { SlideDetector } from './slide-diff.js';
+import type { StoredFrame } from './stored-frame.js';
+
+export interface VideoRequest {
+  uploadId: string;
+  sourceKey: string;
+  intervalSeconds: number;
+  /** Presentation mode with slide detection: one frame per slide instead of one per interval. */
+  slideDetection: boolean;
+  maxFrames: number;
+  clientDurationSeconds: number | null;
+}
+
+export interface VideoFrames {
+  frames: StoredFrame[];
+  durationSeconds: number;
+}
+
+/** Turns ffmpeg's failures into reasons a person can read; anything else is ours and is rethrown. */
+async function readable<T>(ctx: ExtractionContext, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof FfmpegTimeoutError) {
+      throw new MediaError(`The video could not be read: decoding it took longer than ${Math.round(ctx.config.FFMPEG_TIMEOUT_MS / 1000)} seconds.`, { cause: err });
+    }
+    if (err instanceof FfmpegReadError) {
+      ctx.log.warn({ err: err.message }, 'ffmpeg could not read the video');
+      throw new MediaError('The video could not be read: the file is damaged or is not a video.', { cause: err });
+    }
+    throw err;
+  }
+}
+
+function checkProbe(ctx: ExtractionContext, probe: VideoProbe, req: VideoRequest): { durationSeconds: number } {
+  if (!probe.video) throw new MediaError('The video could not be read: it has no video track.');
+  const { width, height } = probe.video;
+  const max = ctx.config.MAX_MEDIA_DIMENSION;
+  if (width > max || height > max) throw new MediaError(`The video is too large to process (${width} x ${height} pixels); videos may be at most ${max} pixels a side.`);
+  if (!(probe.durationSeconds > 0)) throw new MediaError('The video could not be read: it has no length (0 seconds).');
+  if (req.clientDurationSeconds !== null && Math.abs(req.clientDurationSeconds - probe.durationSeconds) > 1) {
+    ctx.log.warn({ clientSeconds: req.clientDurationSeconds, probedSeconds: probe.durationSeconds }, 'the client gave a wrong duration; using ffprobe\'s');
+  }
+  return { durationSeconds: probe.durationSeconds };
+}
+
+/**
+ * Frames of an uploaded video: ffprobe first (its duration, not the client's, decides the frame times), then
+ * frames at the interval (by the fps filter or by seeking, whichever costs less) or one per slide, each stored
+ * as a JPEG with a thumbnail. At most `maxFrames`.
+ */
+export async function extractVideoFrames(ctx: ExtractionContext, req: VideoRequest): Promise<VideoFrames> {
+  return withLocalCopy(ctx.storage, req.sourceKey, ctx.config.WORK_DIR, async (path, size) => {
+    if (size === 0) throw new MediaError('The video could not be read: the file is empty.');
+    const probe = await readable(ctx, () => probeVideo(path, ctx.config.FFMPEG_TIMEOUT_MS));
+    const { durationSeconds } = checkProbe(ctx, probe, req);
+    const limits = imageLimits(ctx.config);
+    const store = async (frame: RawFrame, timestampMs: number): Promise<StoredFrame> => {
+      const keys = frameKeys(req.uploadId, timestampMs);
+      const encoded = await encodeRawFrame(frame, limits);
+      await putFrame(ctx.storage, keys, encoded.jpeg, encoded.thumbnail);
+      return { timestampMs, ...keys };
+    };
+    const frames = await readable(ctx, () => (req.slideDetection ? slides(ctx, path, durationSeconds, req.maxFrames, store) : atInterval(ctx, path, durationSeconds, req, store)));
+    if (frames.length === 0) throw new MediaError('The video could not be read: no picture could be decoded from it.');
+    return { frames, durationSeconds };
+  });
+}
+
+type Store = (frame: RawFrame, timestampMs: number) => Promise<StoredFrame>;
+
+async function atInterval(ctx: ExtractionContext, path: string, durationSeconds: number, req: VideoRequest, store: Store): Promise<StoredFrame[]> {
+  const times = sampleTimestampsMs(durationSeconds, req.intervalSeconds, req.maxFrames);
+  const method = chooseSamplingMethod(times.length, req.intervalSeconds, ctx.config.SEEK_MIN_INTERVAL_SECONDS);
+  ctx.log.info({ frames: times.length, durationSeconds, intervalSeconds: req.intervalSeconds, method }, 'extracting frames');
+  const timeoutMs = ctx.config.FFMPEG_TIMEOUT_MS;
+  if (method === 'seek') {
+    const stored = await mapLimit(times, ctx.config.FFMPEG_SEEK_CONCURRENCY, async (ms) => {
+      // The last slot can fall on the very end, past the last decodable frame: take the last moment instead.
+      const seconds = Math.min(ms / 1000, Math.max(0, durationSeconds - 0.5));
+      const frame = await frameAt(path, seconds, timeoutMs);
+      return frame ? store(frame, ms) : null;
+    });
+    return stored.filter((f): f is StoredFrame => f !== null);
+  }
+  const out: StoredFrame[] = [];
+  const intervalMs = Math.round(req.intervalSeconds * 1000);
+  // round=up makes output frame n the picture shown at n x interval (the default rounding lands half an interval early).
+  for await (const frame of decodeFrames({ path, videoFilter: `fps=1000/${intervalMs}:round=up`, maxFrames: times.length, timeoutMs })) {
+    out.push(await store(frame, times[out.length]!));
+    if (out.length === times.length) break;
+  }
+  return out;
+}
+
+async function slides(ctx: ExtractionContext, path: string, durationSeconds: number, maxFrames: number, store: Store): Promise<StoredFrame[]> {
+  const samples = frameCount(durationSeconds, SLIDE_SAMPLE_SECONDS);
+  ctx.log.info({ samples, durationSeconds, maxFrames }, 'detecting slides');
+  const detector = new SlideDetector();
+  const limits = imageLimits(ctx.config);
+  const out: StoredFrame[] = [];
+  let index = 0;
+  for await (const frame of decodeFrames({ path, videoFilter: `fps=1/${SLIDE_SAMPLE_SECONDS}:round=up`, maxFrames: samples, timeoutMs: ctx.config.FFMPEG_TIMEOUT_MS })) {
+    const timestampMs = index * SLIDE_SAMPLE_SECONDS * 1000;
+    index++;
+    if (detector.isNewSlide(await greySample(frame, limits))) out.push(await store(frame, timestampMs));
+    if (out.length >= maxFrames) break;
+  }
+  return out;
+}
+

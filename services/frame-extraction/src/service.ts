@@ -1,0 +1,28 @@
+import type { Logger, ServiceDefinition } from '@frametext/service-kit';
+import type { Config } from './config.js';
+import { uploadCompletedConsumer } from './messaging/upload-completed.js';
+
+export interface FrameExtractionOptions {
+  /** Service (and queue) name; tests pass a unique one. */
+  name?: string;
+  /** Postgres schema (tests pass a unique one). */
+  dbSchema?: string;
+  logger?: Logger;
+}
+
+/** The frame-extraction service as the kit runs it: one consumer, no routes beyond health. */
+export function frameExtractionService(config: Config, opts: FrameExtractionOptions = {}): ServiceDefinition<Config> {
+  return {
+    name: opts.name ?? 'frame-extraction',
+    config,
+    dbSchema: opts.dbSchema,
+    logger: opts.logger,
+    migrations: [],
+    usesStorage: true,
+    consumes: ['upload.completed.v1'],
+    consumers: ({ storage }) => {
+      if (!storage) throw new Error('frame-extraction needs the object store');
+      return [uploadCompletedConsumer({ storage, config })];
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import type { Migration } from '@frametext/service-kit';
+
+export const identityMigrations: Migration[] = [
+  {
+    name: '0001_identity_tables',
+    async up(db) {
+      await db.schema.createTable('users', (t) => {
+        t.uuid('uid').primary();
+        t.string('email', 320).notNullable().unique();
+        t.text('password_hash');
+        t.boolean('disabled').notNullable().defaultTo(false);
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('last_login_at', { useTz: true });
+        t.string('google_sub', 255).unique();
+      });
+      await db.schema.createTable('refresh_sessions', (t) => {
+        t.uuid('family_id').primary();
+        t.uuid('user_id').notNullable().references('uid').inTable('users').onDelete('CASCADE');
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('revoked_at', { useTz: true });
+        t.string('revoked_reason', 50);
+        t.index(['user_id']);
+      });
+      await db.schema.createTable('refresh_tokens', (t) => {
+        t.string('token_hash', 64).primary();
+        t.uuid('family_id').notNullable().references('family_id').inTable('refresh_sessions').onDelete('CASCADE');
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('expires_at', { useTz: true }).notNullable();
+        t.timestamp('spent_at', { useTz: true });
+        t.index(['family_id']);
+      });
+      await db.schema.createTable('password_reset_tokens', (t) => {
+        t.string('token_hash', 64).primary();
+        t.uuid('user_id').notNullable().references('uid').inTable('users').onDelete('CASCADE');
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('expires_at', { useTz: true }).notNullable();
+        t.timestamp('used_at', { useTz: true });
+        t.index(['user_id']);
+      });
+      await db.schema.createTable('signing_keys', (t) => {
+        t.string('kid', 64).primary();
+        t.text('public_pem').notNullable();
+        t.text('private_pem').notNullable();
+        t.boolean('encrypted').notNullable().defaultTo(false);
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        // Set when a newer key takes over; the key stays in the JWKS until its last tokens have expired.
+        t.timestamp('retired_at', { useTz: true });
+      });
+      // At most one active key, whatever replicas race to create one.
+      await db.raw('create unique index signing_keys_one_active on signing_keys ((true)) where retired_at is null');
+      await db.schema.createTable('rate_limit_counters', (t) => {
+        t.string('bucket', 400).notNullable();
+        t.timestamp('window_start', { useTz: true }).notNullable();
+        t.integer('count').notNullable().defaultTo(0);
+        t.primary(['bucket', 'window_start']);
+      });
+      await db.schema.createTable('oidc_flows', (t) => {
+        t.string('state_hash', 64).primary();
+        t.string('provider', 20).notNullable();
+        t.string('nonce', 128).notNullable();
+        t.string('code_verifier', 128).notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('expires_at', { useTz: true }).notNullable();
+      });
+    },
+  },
+  {
+    name: '0002_mail_outbox',
+    async up(db) {
+      // E-mails are written here in the transaction that needs them and sent afterwards, so a crash between the
+      // answer and the send loses nothing: the next delivery round (any replica) sends what is left.
+      await db.schema.createTable('mail_outbox', (t) => {
+        t.bigIncrements('id').primary();
+        t.string('to_address', 320).notNullable();
+        t.string('subject', 300).notNullable();
+        t.text('body').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        // Past this time the mail is not worth sending (its link has expired): it is dropped.
+        t.timestamp('send_before', { useTz: true }).notNullable();
+        t.integer('attempts').notNullable().defaultTo(0);
+        t.timestamp('next_attempt_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.text('last_error');
+        t.index(['next_attempt_at']);
+      });
+    },
+  },
+];

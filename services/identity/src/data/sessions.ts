@@ -1,0 +1,60 @@
+import type { Knex } from '@frametext/service-kit';
+
+type Db = Knex | Knex.Transaction;
+
+export interface RefreshTokenRecord {
+  tokenHash: string;
+  familyId: string;
+  userId: string;
+  expiresAt: Date;
+  spentAt: Date | null;
+  familyRevokedAt: Date | null;
+}
+
+export async function createFamily(db: Db, familyId: string, userId: string): Promise<void> {
+  await db('refresh_sessions').insert({ family_id: familyId, user_id: userId });
+}
+
+export async function insertRefreshToken(db: Db, tokenHash: string, familyId: string, expiresAt: Date): Promise<void> {
+  await db('refresh_tokens').insert({ token_hash: tokenHash, family_id: familyId, expires_at: expiresAt });
+}
+
+/** Reads a token with its chain, locking the token row so two refreshes of the same token are serialised. */
+export async function findRefreshTokenForUpdate(trx: Knex.Transaction, tokenHash: string): Promise<RefreshTokenRecord | undefined> {
+  const row = await trx('refresh_tokens as t')
+    .join('refresh_sessions as s', 's.family_id', 't.family_id')
+    .where('t.token_hash', tokenHash)
+    .forUpdate('t')
+    .first<{ token_hash: string; family_id: string; user_id: string; expires_at: Date; spent_at: Date | null; revoked_at: Date | null } | undefined>(
+      't.token_hash',
+      't.family_id',
+      's.user_id',
+      't.expires_at',
+      't.spent_at',
+      's.revoked_at',
+    );
+  if (!row) return undefined;
+  return { tokenHash: row.token_hash, familyId: row.family_id, userId: row.user_id, expiresAt: row.expires_at, spentAt: row.spent_at, familyRevokedAt: row.revoked_at };
+}
+
+export async function markSpent(db: Db, tokenHash: string): Promise<void> {
+  await db('refresh_tokens').where({ token_hash: tokenHash }).update({ spent_at: db.fn.now() });
+}
+
+export async function revokeFamily(db: Db, familyId: string, reason: string): Promise<void> {
+  await db('refresh_sessions').where({ family_id: familyId }).whereNull('revoked_at').update({ revoked_at: db.fn.now(), revoked_reason: reason });
+}
+
+export async function revokeUserFamilies(db: Db, userId: string, reason: string): Promise<number> {
+  return db('refresh_sessions').where({ user_id: userId }).whereNull('revoked_at').update({ revoked_at: db.fn.now(), revoked_reason: reason });
+}
+
+export async function familyOfToken(db: Db, tokenHash: string): Promise<string | undefined> {
+  const row = await db('refresh_tokens').where({ token_hash: tokenHash }).first<{ family_id: string } | undefined>('family_id');
+  return row?.family_id;
+}
+
+/** Drops tokens long expired (kept a while after expiry so a late reuse is still recognised as one). */
+export async function pruneExpiredRefreshTokens(db: Db, olderThan: Date): Promise<number> {
+  return db('refresh_tokens').where('expires_at', '<', olderThan).delete();
+}

@@ -1,0 +1,118 @@
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import { AppError, parseBody } from '@frametext/service-kit';
+import {
+  loginRequestSchema,
+  logoutRequestSchema,
+  passwordResetConfirmRequestSchema,
+  passwordResetRequestSchema,
+  refreshRequestSchema,
+  signupRequestSchema,
+  type AuthErrorCode,
+  type ProvidersResponse,
+} from '@frametext/contracts';
+import type { IdentityContext } from '../domain/context.js';
+import { logIn, signUp } from '../domain/accounts.js';
+import { authError } from '../domain/errors.js';
+import { finishGoogleSignIn, startGoogleSignIn } from '../domain/google.js';
+import { confirmPasswordReset, requestPasswordReset } from '../domain/password-reset.js';
+import { countIpRequest } from '../domain/rate-limits.js';
+import { endSession, refreshSession } from '../domain/sessions.js';
+
+type Fields = Record<string, unknown>;
+
+/** The body as an object: a JSON array or a non-JSON body is a 4xx naming what to send instead. */
+function bodyOf(req: Request): Fields {
+  if (req.body === undefined) {
+    if (req.headers['content-type'] && !req.is('application/json')) {
+      throw new AppError(415, 'request/unsupported-media-type', 'Send the body as JSON with Content-Type: application/json.');
+    }
+    return {};
+  }
+  if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {
+    throw new AppError(400, 'request/invalid-body', 'The request body must be a JSON object.');
+  }
+  return req.body as Fields;
+}
+
+/** A field that is absent, null or empty answers its own auth code (as the SPA's sign-in messages expect). */
+function requireFields(body: Fields, required: [field: string, code: AuthErrorCode, message?: string][]): void {
+  for (const [field, code, message] of required) {
+    const v = body[field];
+    if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) throw authError(code, message);
+  }
+}
+
+const MISSING_EMAIL_ON_RESET = 'Please fill in your email and click "Forgot password" again.';
+
+export function authRoutes(ctx: IdentityContext): Router {
+  const router = Router();
+  router.use((req, res, next) => {
+    if (req.method === 'POST') res.set('cache-control', 'no-store');
+    next();
+  });
+
+  const limitByIp = async (req: Request, _res: Response, next: NextFunction) => {
+    await countIpRequest(ctx, req.ip ?? 'unknown');
+    next();
+  };
+
+  router.get('/jwks.json', async (_req, res) => {
+    res.set('cache-control', 'public, max-age=300').json(await ctx.keys.jwks());
+  });
+
+  router.get('/providers', (_req, res) => {
+    const body: ProvidersResponse = { password: true, google: Boolean(ctx.google) };
+    res.json(body);
+  });
+
+  router.post('/signup', limitByIp, async (req, res) => {
+    const body = bodyOf(req);
+    requireFields(body, [['email', 'auth/missing-email'], ['password', 'auth/missing-password']]);
+    res.status(201).json(await signUp(ctx, parseBody(signupRequestSchema, body)));
+  });
+
+  router.post('/login', limitByIp, async (req, res) => {
+    const body = bodyOf(req);
+    requireFields(body, [['email', 'auth/missing-email'], ['password', 'auth/missing-password']]);
+    res.json(await logIn(ctx, parseBody(loginRequestSchema, body)));
+  });
+
+  router.post('/refresh', limitByIp, async (req, res) => {
+    const body = bodyOf(req);
+    requireFields(body, [['refreshToken', 'auth/missing-refresh-token']]);
+    res.json(await refreshSession(ctx, parseBody(refreshRequestSchema, body).refreshToken));
+  });
+
+  router.post('/logout', limitByIp, async (req, res) => {
+    const body = bodyOf(req);
+    requireFields(body, [['refreshToken', 'auth/missing-refresh-token']]);
+    await endSession(ctx, parseBody(logoutRequestSchema, body).refreshToken);
+    res.status(204).end();
+  });
+
+  router.post('/password-reset', limitByIp, async (req, res) => {
+    const body = bodyOf(req);
+    requireFields(body, [['email', 'auth/missing-email', MISSING_EMAIL_ON_RESET]]);
+    await requestPasswordReset(ctx, parseBody(passwordResetRequestSchema, body).email);
+    res.status(204).end();
+  });
+
+  router.post('/password-reset/confirm', limitByIp, async (req, res) => {
+    const body = bodyOf(req);
+    requireFields(body, [['token', 'auth/missing-reset-token'], ['password', 'auth/missing-password']]);
+    await confirmPasswordReset(ctx, parseBody(passwordResetConfirmRequestSchema, body));
+    res.status(204).end();
+  });
+
+  router.get('/google/start', limitByIp, async (_req, res) => {
+    res.redirect(302, await startGoogleSignIn(ctx));
+  });
+
+  router.get('/google/callback', limitByIp, async (req, res) => {
+    const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+    const target = await finishGoogleSignIn(ctx, { code: text(req.query.code), state: text(req.query.state), error: text(req.query.error) });
+    res.set('cache-control', 'no-store').redirect(302, target);
+  });
+
+  return router;
+}

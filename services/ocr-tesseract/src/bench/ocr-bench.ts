@@ -1,0 +1,125 @@
+import { availableParallelism } from 'node:os';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { configSchema, tesseractEnv } from '../config.js';
+import { Limiter } from '../domain/limiter.js';
+import { recognizeFrame, type Pass } from '../domain/recognize.js';
+import { runTesseract } from '../domain/tesseract.js';
+import { parseTsv } from '../domain/tsv.js';
+import { makeBusyFrames, type TruthFrame } from './frames.js';
+import { tesseractOptions } from '../service.js';
+
+export interface ReaderFigures {
+  seconds: number;
+  framesPerSecond: number;
+  /** Share of the frames' known values found in the text read (0-1). */
+  accuracy: number;
+  valuesFound: number;
+  valuesTotal: number;
+}
+
+export interface OcrBenchFigures {
+  frames: number;
+  width: number;
+  height: number;
+  concurrency: number;
+  /** `tesseract <frame> stdout tsv`, one frame after the other, Tesseract's default threading. */
+  bare: ReaderFigures;
+  /** Our recognizer (decode, bare pass, mask pass when wanted, merge) with OCR_CONCURRENCY single-threaded processes. */
+  pipeline: ReaderFigures & { maskPassShare: number; generateSeconds: number };
+  /** pipeline frames/s over bare frames/s. */
+  throughputRatio: number;
+}
+
+export interface OcrBenchOptions {
+  /** Frames to read; generated when not given (white captions and numbers over a moving fractal). */
+  frames?: TruthFrame[];
+  count?: number;
+  width?: number;
+  height?: number;
+  concurrency?: number;
+  log?: (line: string) => void;
+}
+
+function tokens(text: string): Set<string> {
+  return new Set(text.split(/\s+/).map((t) => t.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')).filter(Boolean));
+}
+
+function countFound(truth: string[], text: string): number {
+  const seen = tokens(text);
+  return truth.filter((v) => seen.has(v)).length;
+}
+
+function bareTesseract(path: string, env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    // The loop a person would write: default settings, Tesseract's own threads (no OMP_THREAD_LIMIT).
+    const { OMP_THREAD_LIMIT: _omp, ...defaultEnv } = env;
+    const child = spawn('tesseract', [path, 'stdout', 'tsv'], { stdio: ['ignore', 'pipe', 'ignore'], env: defaultEnv });
+    const out: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(out).toString('utf8')) : reject(new Error(`tesseract exited with ${code}`))));
+  });
+}
+
+function figures(seconds: number, frames: number, found: number, total: number): ReaderFigures {
+  return { seconds: round(seconds, 2), framesPerSecond: round(frames / seconds, 2), accuracy: round(total ? found / total : 0, 3), valuesFound: found, valuesTotal: total };
+}
+
+const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
+
+/**
+ * Measures, in one run over the same frames, a bare `tesseract` loop against our recognizer: frames per second
+ * and the share of known values each finds. Nothing but Tesseract and ffmpeg is needed (no broker, no database).
+ */
+export async function runOcrBench(opts: OcrBenchOptions = {}): Promise<OcrBenchFigures> {
+  const log = opts.log ?? (() => undefined);
+  const config = configSchema.parse({ OCR_CONCURRENCY: String(opts.concurrency ?? availableParallelism()) });
+  const dir = opts.frames ? undefined : await mkdtemp(join(tmpdir(), 'ocr-bench-'));
+  try {
+    const t0 = performance.now();
+    const frames = opts.frames ?? (await makeBusyFrames({ dir: dir!, count: opts.count ?? 60, width: opts.width, height: opts.height }));
+    const generateSeconds = (performance.now() - t0) / 1000;
+    const total = frames.reduce((n, f) => n + f.truth.length, 0);
+    log(`${frames.length} frames ready in ${generateSeconds.toFixed(1)} s; ${total} known values`);
+
+    const env = tesseractEnv();
+    let bareFound = 0;
+    const b0 = performance.now();
+    for (const f of frames) {
+      const words = parseTsv(await bareTesseract(f.path, env)).flatMap((l) => l.words.map((w) => w.text));
+      bareFound += countFound(f.truth, words.join(' '));
+    }
+    const bare = figures((performance.now() - b0) / 1000, frames.length, bareFound, total);
+    log(`bare tesseract loop: ${bare.framesPerSecond} frames/s, accuracy ${bare.accuracy}`);
+
+    const tesseract = tesseractOptions(config);
+    const limiter = new Limiter(config.OCR_CONCURRENCY);
+    const recognizeOptions = { whiteMask: config.OCR_WHITE_MASK, whiteThreshold: config.OCR_WHITE_THRESHOLD, minWordConfidence: config.OCR_MIN_WORD_CONFIDENCE, maxPixels: config.OCR_MAX_PIXELS };
+    let pipeFound = 0;
+    let masked = 0;
+    let width = 0;
+    let height = 0;
+    const p0 = performance.now();
+    await Promise.all(
+      frames.map((f) =>
+        limiter.run(async () => {
+          const text = await recognizeFrame(await readFile(f.path), recognizeOptions, (pgm) => runTesseract(pgm, tesseract), 'numerical');
+          pipeFound += countFound(f.truth, text.detections.map((d) => d.text).join(' '));
+          if (text.passes.includes('mask' satisfies Pass)) masked++;
+          width = text.imageWidth;
+          height = text.imageHeight;
+        }),
+      ),
+    );
+    const pipeline = { ...figures((performance.now() - p0) / 1000, frames.length, pipeFound, total), maskPassShare: round(masked / frames.length, 3), generateSeconds: round(generateSeconds, 1) };
+    log(`pipeline (${config.OCR_CONCURRENCY} workers): ${pipeline.framesPerSecond} frames/s, accuracy ${pipeline.accuracy}, mask pass on ${Math.round(pipeline.maskPassShare * 100)}% of frames`);
+    const throughputRatio = round(pipeline.framesPerSecond / bare.framesPerSecond, 2);
+    log(`throughput ratio pipeline / bare: ${throughputRatio}`);
+    return { frames: frames.length, width, height, concurrency: config.OCR_CONCURRENCY, bare, pipeline, throughputRatio };
+  } finally {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,53 @@
+import { availableParallelism } from 'node:os';
+import { z } from 'zod';
+import { loadConfigOrExit, serviceConfig } from '@frametext/service-kit';
+
+export const WHITE_MASK_MODES = ['auto', 'always', 'never'] as const;
+export type WhiteMaskMode = (typeof WHITE_MASK_MODES)[number];
+
+/**
+ * ocr-tesseract settings; every key has a default and is read from the environment variable of the same name.
+ * BUS_PREFETCH (shared setting) defaults to OCR_CONCURRENCY here: every message in hand has a core to run on.
+ */
+export const configSchema = serviceConfig({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8104),
+  BUS_PREFETCH: z.coerce.number().int().min(1).max(1000).optional(),
+  /** Tesseract processes running at once (each single-threaded): one per core. */
+  OCR_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(availableParallelism()),
+  /** A Tesseract run longer than this is killed (with its process group); a frame that times out twice completes with a failure reason. */
+  OCR_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  /** Largest TSV output accepted from one run; more is treated as a failed run. */
+  OCR_MAX_OUTPUT_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
+  TESSERACT_PATH: z.string().min(1).default('tesseract'),
+  /** Tesseract language(s), e.g. `eng` or `eng+deu` (traineddata must be installed). */
+  OCR_LANG: z.string().regex(/^[a-z_]+(\+[a-z_]+)*$/i, 'languages are like eng or eng+deu').default('eng'),
+  /**
+   * Second pass on the near-white mask: `auto` runs it when near-white pixels cover a small share of the frame
+   * (white captions and numbers over a picture), `always` on every frame, `never` not at all.
+   */
+  OCR_WHITE_MASK: z.enum(WHITE_MASK_MODES).default('auto'),
+  /** A pixel is near-white when each of its channels is at least this value (0-255). */
+  OCR_WHITE_THRESHOLD: z.coerce.number().int().min(1).max(255).default(200),
+  /** Words below this confidence (0-100) are dropped: Tesseract's guesses at textures. */
+  OCR_MIN_WORD_CONFIDENCE: z.coerce.number().min(0).max(100).default(30),
+  /** Frames with more pixels than this are refused as unreadable (decompression bombs). */
+  OCR_MAX_PIXELS: z.coerce.number().int().min(1).default(50_000_000),
+}).transform((c) => ({ ...c, BUS_PREFETCH: c.BUS_PREFETCH ?? c.OCR_CONCURRENCY }));
+
+export type Config = z.infer<typeof configSchema>;
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  return loadConfigOrExit('ocr-tesseract', configSchema, env);
+}
+
+/**
+ * The environment Tesseract runs with: only what it needs. OMP_THREAD_LIMIT=1 because one single-threaded
+ * process per core is several times faster than Tesseract's own OpenMP threads.
+ */
+export function tesseractEnv(env: Record<string, string | undefined> = process.env): Record<string, string> {
+  return {
+    PATH: env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    OMP_THREAD_LIMIT: '1',
+    ...(env.TESSDATA_PREFIX ? { TESSDATA_PREFIX: env.TESSDATA_PREFIX } : {}),
+  };
+}

@@ -1,0 +1,56 @@
+import type { EventData, MediaContent } from '@frametext/contracts';
+import { StorageNotFoundError } from '@frametext/service-kit';
+import { FrameUnreadableError } from './preprocess.js';
+import type { FrameText } from './recognize.js';
+import { TesseractError } from './tesseract.js';
+
+export type OcrRequest = EventData<'ocr.requested.v1'>;
+export type OcrResult = EventData<'ocr.completed.v1'>;
+
+export interface OcrFrameDeps {
+  readFrame(objectKey: string): Promise<Buffer>;
+  recognize(image: Buffer, mediaContent: MediaContent): Promise<FrameText>;
+}
+
+/**
+ * The delivery on which a frame whose Tesseract run timed out or failed is given up and completed with a
+ * failure reason (the first failure is retried through the bus's delayed retry).
+ */
+export const FINAL_OCR_ATTEMPT = 2;
+
+/**
+ * Reads one frame and returns its ocr.completed.v1 body. A frame that cannot be read completes with a
+ * failureReason and no detections, so the upload still finishes; a Tesseract timeout or failure is retried
+ * once first. Anything else (storage or broker trouble, Tesseract missing) throws, and the bus retries it.
+ */
+export async function ocrFrame(request: OcrRequest, attempt: number, deps: OcrFrameDeps, maxAttempts = FINAL_OCR_ATTEMPT): Promise<OcrResult> {
+  const started = performance.now();
+  const base = { uploadId: request.uploadId, frameIndex: request.frameIndex, timestampMs: request.timestampMs, engine: request.engine };
+  const failed = (failureReason: string): OcrResult => ({ ...base, detections: [], durationMs: Math.round(performance.now() - started), failureReason });
+
+  let image: Buffer;
+  try {
+    image = await deps.readFrame(request.objectKey);
+  } catch (err) {
+    if (err instanceof StorageNotFoundError) return failed('The frame image is missing from storage.');
+    throw err;
+  }
+  try {
+    const text = await deps.recognize(image, request.mediaContent);
+    return {
+      ...base,
+      detections: text.detections,
+      words: text.words,
+      imageWidth: text.imageWidth,
+      imageHeight: text.imageHeight,
+      durationMs: Math.round(performance.now() - started),
+      failureReason: null,
+    };
+  } catch (err) {
+    if (err instanceof FrameUnreadableError) return failed(`The frame could not be read as an image.`);
+    if (err instanceof TesseractError && err.kind !== 'missing' && attempt >= Math.min(FINAL_OCR_ATTEMPT, maxAttempts)) {
+      return failed(err.kind === 'timeout' ? 'Text recognition took too long on this frame and was stopped.' : 'Text recognition failed on this frame.');
+    }
+    throw err;
+  }
+}

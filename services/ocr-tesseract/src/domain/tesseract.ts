@@ -1,0 +1,116 @@
+import { spawn } from 'node:child_process';
+
+export type TesseractFailure = 'timeout' | 'failed' | 'output-too-large' | 'missing';
+
+/** A Tesseract run that did not give a result; `kind` decides whether the frame is retried or completed as failed. */
+export class TesseractError extends Error {
+  constructor(
+    readonly kind: TesseractFailure,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TesseractError';
+  }
+}
+
+export interface TesseractOptions {
+  binary: string;
+  lang: string;
+  timeoutMs: number;
+  maxOutputBytes: number;
+  /** The process environment (see tesseractEnv in config.ts: PATH, TESSDATA_PREFIX, OMP_THREAD_LIMIT=1). */
+  env: Record<string, string>;
+  /** Extra `-c name=value` settings. */
+  settings?: Record<string, string | number>;
+}
+
+const STDERR_KEEP = 2_000;
+
+/**
+ * Runs Tesseract on an image given on stdin (any format Leptonica reads; we send PGM) and returns its TSV.
+ * No shell is involved and no path comes from a client. OMP_THREAD_LIMIT=1: one single-threaded process per
+ * core is several times faster than Tesseract's own threads. On timeout the whole process group is killed.
+ */
+export function runTesseract(image: Buffer, opts: TesseractOptions): Promise<string> {
+  const args = ['stdin', 'stdout', '-l', opts.lang];
+  for (const [k, v] of Object.entries(opts.settings ?? {})) args.push('-c', `${k}=${v}`);
+  args.push('tsv');
+  return new Promise((resolve, reject) => {
+    const child = spawn(opts.binary, args, {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+      env: opts.env,
+    });
+    const out: Buffer[] = [];
+    let outBytes = 0;
+    let stderr = '';
+    let settled = false;
+    const finish = (err: TesseractError | null, value?: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (err) {
+        killGroup(child.pid);
+        reject(err);
+      } else resolve(value ?? '');
+    };
+    const timer = setTimeout(() => finish(new TesseractError('timeout', `tesseract ran past ${opts.timeoutMs} ms`)), opts.timeoutMs);
+
+    child.stdout.on('data', (chunk: Buffer) => {
+      outBytes += chunk.length;
+      if (outBytes > opts.maxOutputBytes) finish(new TesseractError('output-too-large', `tesseract wrote more than ${opts.maxOutputBytes} bytes`));
+      else out.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < STDERR_KEEP) stderr += chunk.toString('utf8').slice(0, STDERR_KEEP - stderr.length);
+    });
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      finish(err.code === 'ENOENT' ? new TesseractError('missing', `tesseract not found at "${opts.binary}"`) : new TesseractError('failed', `tesseract could not start: ${err.message}`));
+    });
+    child.on('close', (code, signal) => {
+      if (code === 0) finish(null, Buffer.concat(out).toString('utf8'));
+      else finish(new TesseractError('failed', `tesseract exited with ${signal ?? `code ${code}`}: ${lastLine(stderr)}`));
+    });
+    // Tesseract may exit before reading all of stdin (an image it refuses); that EPIPE is reported by 'close'.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(image);
+  });
+}
+
+function lastLine(text: string): string {
+  const lines = text.trim().split('\n').filter((l) => l && !l.startsWith('Estimating resolution'));
+  return lines.at(-1)?.slice(0, 300) ?? 'no message';
+}
+
+function killGroup(pid: number | undefined): void {
+  if (!pid) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+/** `tesseract --version`'s first line; rejects with the reason when the binary cannot run (readiness). */
+export function tesseractVersion(binary: string, env: Record<string, string>, timeoutMs = 10_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, ['--version'], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    let text = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`"${binary} --version" did not answer within ${timeoutMs} ms`));
+    }, timeoutMs);
+    child.stdout.on('data', (c: Buffer) => (text += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (text += c.toString('utf8')));
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(new Error(`cannot run "${binary}": ${err.message}`));
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const first = text.trim().split('\n')[0] ?? '';
+      if (code === 0 && /tesseract/i.test(first)) resolve(first);
+      else reject(new Error(`"${binary} --version" failed (exit ${code}): ${first.slice(0, 200)}`));
+    });
+  });
+}

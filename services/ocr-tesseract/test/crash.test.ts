@@ -1,0 +1,91 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '@frametext/service-kit/testing';
+import { makeBusyFrames } from '../src/bench/frames.js';
+import { newUploadId, ocrWorld, request, type OcrWorld } from './helpers.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const packageDir = join(here, '..');
+const FRAMES = 8;
+
+/** The child runs the built code: build this package (and the workspace packages it imports, if never built). */
+function buildWorker(): void {
+  const tsc = join(packageDir, '../../node_modules/.bin/tsc');
+  for (const pkg of ['../../packages/contracts', '../../packages/service-kit']) {
+    if (!existsSync(join(packageDir, pkg, 'dist/index.js'))) spawnSync(tsc, ['-p', join(packageDir, pkg, 'tsconfig.build.json')], { stdio: 'inherit' });
+  }
+  const r = spawnSync(tsc, ['-p', join(packageDir, 'tsconfig.build.json')], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`build failed: ${r.stdout}${r.stderr}`);
+}
+
+let world: OcrWorld;
+const children: ChildProcess[] = [];
+
+function startWorker(): ChildProcess {
+  const child = spawn(process.execPath, [join(here, 'worker-child.mjs')], {
+    env: { ...process.env, ...world.env, OCR_TEST_NAME: world.name, OCR_TEST_SCHEMA: world.schema, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.push(child);
+  return child;
+}
+
+beforeAll(async () => {
+  buildWorker();
+  world = await ocrWorld();
+}, 120_000);
+afterAll(async () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  await world?.cleanup();
+});
+
+describe('a worker killed mid-batch', () => {
+  it('loses no frame: every frame completes, once per frame, after another worker takes over', async () => {
+    const uploadId = newUploadId();
+    const frames = await makeBusyFrames({ dir: world.config.DATA_DIR, count: FRAMES, width: 640, height: 360 });
+    for (const [i, f] of frames.entries()) await world.storage.put(`uploads/${uploadId}/frames/${i}.jpg`, await readFile(f.path), { contentType: 'image/jpeg' });
+
+    const first = startWorker();
+    // Wait until the worker consumes (its queue exists once it is up), then send the batch.
+    await eventually(() => queueHasConsumer(world), 30_000, 200);
+    for (let i = 0; i < FRAMES; i++) await world.publishRequest(request(uploadId, i, `uploads/${uploadId}/frames/${i}.jpg`, FRAMES));
+
+    await eventually(() => world.completed.filter((c) => c.uploadId === uploadId).length >= 1, 30_000, 10);
+    first.kill('SIGKILL');
+    const doneAtKill = new Set(world.completed.filter((c) => c.uploadId === uploadId).map((c) => c.frameIndex)).size;
+    expect(doneAtKill).toBeLessThan(FRAMES);
+
+    startWorker();
+    await eventually(() => new Set(world.completed.filter((c) => c.uploadId === uploadId).map((c) => c.frameIndex)).size === FRAMES, 60_000, 50);
+    // Give a duplicate time to show up.
+    await new Promise((r) => setTimeout(r, 1500));
+
+    const mine = world.completed.map((c, i) => ({ c, id: world.completedIds[i]! })).filter((x) => x.c.uploadId === uploadId);
+    const byFrame = new Map<number, Set<string>>();
+    for (const { c, id } of mine) byFrame.set(c.frameIndex, (byFrame.get(c.frameIndex) ?? new Set()).add(id));
+    // Once per frame: a copy on the wire could only be the same outbox row sent again (same envelope id).
+    for (const [frameIndex, ids] of byFrame) expect(ids.size, `frame ${frameIndex} was completed by ${ids.size} different events`).toBe(1);
+    for (const { c } of mine) {
+      expect(c.failureReason ?? null).toBeNull();
+      expect(c.detections.map((d) => d.text).join(' ')).toContain(frames[c.frameIndex]!.truth[0]);
+    }
+    console.log(`crash test: ${doneAtKill}/${FRAMES} frames done when the worker was killed; ${mine.length} ocr.completed messages seen for ${FRAMES} frames`);
+  }, 120_000);
+});
+
+async function queueHasConsumer(w: OcrWorld): Promise<boolean> {
+  const { connect } = await import('amqplib');
+  const conn = await connect(w.env.RABBITMQ_URL!);
+  try {
+    const ch = await conn.createChannel();
+    ch.on('error', () => undefined);
+    const q = await ch.checkQueue(w.name).catch(() => null);
+    return Boolean(q && q.consumerCount > 0);
+  } finally {
+    await conn.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,103 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configSchema } from '../src/config.js';
+import { FrameUnreadableError } from '../src/domain/preprocess.js';
+import { recognizeFrame, type RecognizeOptions } from '../src/domain/recognize.js';
+import { runTesseract, TesseractError } from '../src/domain/tesseract.js';
+import { tesseractOptions } from '../src/service.js';
+import { makeFrame } from './fixtures.js';
+
+const config = configSchema.parse({});
+const tesseract = tesseractOptions(config);
+const read = (pgm: Buffer) => runTesseract(pgm, tesseract);
+const options = (whiteMask: RecognizeOptions['whiteMask']): RecognizeOptions => ({ whiteMask, whiteThreshold: 200, minWordConfidence: 30, maxPixels: 50_000_000 });
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ocr-recognize-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('recognizeFrame with the real tesseract', () => {
+  it('reads dark text and numbers on a light screen, with boxes where they were drawn', async () => {
+    const path = join(dir, 'plain.jpg');
+    await makeFrame(path, {
+      width: 640,
+      height: 360,
+      background: 'white',
+      texts: [
+        { text: 'Battery 85 pct', x: 40, y: 40, size: 40, color: 'black' },
+        { text: '42.7 kW', x: 320, y: 250, size: 48, color: 'black' },
+      ],
+    });
+    const result = await recognizeFrame(await readFile(path), options('auto'), read, 'numerical');
+    expect(result.imageWidth).toBe(640);
+    expect(result.imageHeight).toBe(360);
+    expect(result.passes).toEqual(['bare']);
+    const texts = result.detections.map((d) => d.text);
+    expect(texts).toContain('Battery 85 pct');
+    expect(texts).toContain('42.7 kW');
+    const kw = result.detections.find((d) => d.text === '42.7 kW')!;
+    const [tl, tr, br, bl] = kw.vertices;
+    expect(tl!.x).toBeGreaterThanOrEqual(315);
+    expect(tl!.x).toBeLessThan(340);
+    expect(tl!.y).toBeGreaterThanOrEqual(245);
+    expect(tl!.y).toBeLessThan(275);
+    expect(tr!.x).toBeGreaterThan(tl!.x);
+    expect(br!.y).toBeGreaterThan(tr!.y);
+    expect(bl!.x).toBe(tl!.x);
+    expect(kw.area).toBe((tr!.x - tl!.x) * (bl!.y - tl!.y));
+    expect(kw.blockType).toBe('LINE');
+    expect(kw.confidence).toBeGreaterThan(50);
+    expect(kw.words?.map((w) => w.text)).toEqual(['42.7', 'kW']);
+    expect(result.words.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('finds white captions over a busy picture with the white-mask pass that the bare pass misses', async () => {
+    const frames = await Promise.all(
+      [0, 1, 2].map(async (i) => {
+        const path = join(dir, `busy-${i}.jpg`);
+        const caption = ['HOTEL 512 km', 'KILO 733 km', 'ZULU 908 km'][i]!;
+        await makeFrame(path, { width: 960, height: 540, background: 'busy', at: 8 + i * 4, texts: [{ text: caption, x: 240, y: 400, size: 48, color: 'white' }, { text: String(4100 + i), x: 300, y: 220, size: 52, color: 'white' }] });
+        return { image: await readFile(path), truth: [...caption.split(' ').slice(0, 2), String(4100 + i)] };
+      }),
+    );
+    let bareFound = 0;
+    let ourFound = 0;
+    for (const f of frames) {
+      const bare = await recognizeFrame(f.image, options('never'), read);
+      const ours = await recognizeFrame(f.image, options('auto'), read, 'captions');
+      expect(ours.passes).toEqual(['bare', 'mask']);
+      const has = (text: string[], v: string) => text.join(' ').split(/\s+/).includes(v);
+      bareFound += f.truth.filter((v) => has(bare.detections.map((d) => d.text), v)).length;
+      ourFound += f.truth.filter((v) => has(ours.detections.map((d) => d.text), v)).length;
+      // The two passes' readings are merged: no value shows up twice.
+      for (const v of f.truth) expect(ours.words.filter((w) => w.text === v).length).toBeLessThanOrEqual(1);
+    }
+    expect(bareFound).toBeLessThan(5);
+    expect(ourFound).toBeGreaterThanOrEqual(8);
+  });
+
+  it('refuses bytes that are not an image', async () => {
+    await expect(recognizeFrame(Buffer.from('this is not a jpeg'), options('auto'), read)).rejects.toBeInstanceOf(FrameUnreadableError);
+  });
+
+  it('kills a run that passes its timeout and says so', async () => {
+    const path = join(dir, 'plain.jpg');
+    const image = await readFile(path);
+    const started = Date.now();
+    const err = await runTesseract(image, { ...tesseract, timeoutMs: 10 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TesseractError);
+    expect((err as TesseractError).kind).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('reports a missing binary as missing', async () => {
+    const err = await runTesseract(Buffer.from('x'), { ...tesseract, binary: '/nonexistent/tesseract' }).catch((e: unknown) => e);
+    expect((err as TesseractError).kind).toBe('missing');
+  });
+});

@@ -1,0 +1,58 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type RunningService } from '@frametext/service-kit';
+import { eventually, testLogger } from '@frametext/service-kit/testing';
+import type { Config } from '../src/config.js';
+import { ocrTesseractService } from '../src/service.js';
+import { makeFrame } from './fixtures.js';
+import { newUploadId, ocrWorld, request, type OcrWorld } from './helpers.js';
+
+let world: OcrWorld;
+let running: RunningService<Config>;
+
+beforeAll(async () => {
+  world = await ocrWorld();
+  running = await startService(ocrTesseractService(world.config, { name: world.name, dbSchema: world.schema, logger: testLogger('ocr') }));
+});
+afterAll(async () => {
+  await running?.stop();
+  await world?.cleanup();
+});
+
+describe('ocr-tesseract service', () => {
+  it('reads a frame from storage and publishes its text as ocr.completed.v1', async () => {
+    const uploadId = newUploadId();
+    const key = `uploads/${uploadId}/frames/000002000.jpg`;
+    const path = join(world.config.DATA_DIR, 'frame.jpg');
+    await makeFrame(path, { width: 640, height: 360, background: 'busy', at: 6, texts: [{ text: 'DELTA 314 km', x: 150, y: 280, size: 36, color: 'white' }] });
+    await world.storage.put(key, await readFile(path), { contentType: 'image/jpeg' });
+    await world.publishRequest(request(uploadId, 2, key, 3));
+
+    const done = await eventually(() => world.completed.find((c) => c.uploadId === uploadId), 20_000);
+    expect(done.frameIndex).toBe(2);
+    expect(done.timestampMs).toBe(2000);
+    expect(done.engine).toBe('server');
+    expect(done.failureReason ?? null).toBeNull();
+    expect(done.imageWidth).toBe(640);
+    expect(done.imageHeight).toBe(360);
+    expect(done.detections.map((d) => d.text)).toContain('DELTA 314 km');
+    expect(done.words?.some((w) => w.text === 'DELTA')).toBe(true);
+  });
+
+  it('completes a frame that is not an image with a failure reason and no detections', async () => {
+    const uploadId = newUploadId();
+    const key = `uploads/${uploadId}/frames/000000000.jpg`;
+    await world.storage.put(key, Buffer.from('definitely not a jpeg'), { contentType: 'image/jpeg' });
+    await world.publishRequest(request(uploadId, 0, key));
+    const done = await eventually(() => world.completed.find((c) => c.uploadId === uploadId), 20_000);
+    expect(done.detections).toEqual([]);
+    expect(done.failureReason).toMatch(/could not be read/);
+  });
+
+  it('is ready only when tesseract answers', async () => {
+    const res = await fetch(`http://127.0.0.1:${running.port}/health/ready`);
+    expect(res.status).toBe(200);
+    expect(JSON.stringify(await res.json())).toMatch(/tesseract/);
+  });
+});

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { FRAME_INTERVALS, RETENTION_DAYS } from '@frametext/contracts';
+import { loadConfigOrExit, serviceConfig } from '@frametext/service-kit';
+
+const flag = z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true');
+
+/** Results settings: every key has a default and is read from the environment variable of the same name. */
+export const configSchema = serviceConfig({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8107),
+  /** Uploads (rows and stored objects) older than this many days are deleted. */
+  RETENTION_DAYS: z.coerce.number().positive().max(3650).default(RETENTION_DAYS),
+  /** How often each replica runs the retention job (also once at start). */
+  RETENTION_INTERVAL_MS: z.coerce.number().int().min(1000).default(3_600_000),
+  /** Lifetime of the presigned frame, thumbnail and results URLs the endpoints answer. */
+  PRESIGN_EXPIRES_SECONDS: z.coerce.number().int().min(60).max(7 * 86_400).default(3600),
+  /** Seed the public demo upload at start when it does not exist yet (tests turn it off). */
+  DEMO_SEED: flag.default(true),
+  /** Length of the generated demo video, in seconds. */
+  DEMO_VIDEO_SECONDS: z.coerce.number().int().min(30).max(60).default(45),
+  /** Seconds between the demo's frames. */
+  DEMO_INTERVAL_SECONDS: z.coerce
+    .number()
+    .refine((s) => s >= 1 && (FRAME_INTERVALS as readonly number[]).includes(s), 'must be one of the wizard\'s intervals, at least 1 s')
+    .default(5),
+});
+
+export type ResultsConfig = z.infer<typeof configSchema>;
+export type Config = ResultsConfig;
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): ResultsConfig {
+  return loadConfigOrExit('results', configSchema, env);
+}

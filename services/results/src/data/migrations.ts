@@ -1,0 +1,62 @@
+import type { Migration } from '@frametext/service-kit';
+
+export const resultsMigrations: Migration[] = [
+  {
+    name: '0001_results_tables',
+    async up(db) {
+      // Events arrive in any order, so a row may first be created by frames.extracted (no owner yet):
+      // every column but the id is nullable or defaulted, and upload.completed fills in the rest.
+      await db.schema.createTable('uploads', (t) => {
+        t.string('id', 128).primary();
+        t.string('user_id', 128);
+        t.text('upload_name');
+        t.string('kind', 16);
+        t.string('engine', 16);
+        t.string('media_content', 16);
+        t.double('interval_seconds');
+        t.boolean('slide_detection');
+        t.string('sort_preference', 16);
+        t.integer('max_frames');
+        t.integer('credit_cost');
+        t.string('original_language', 32);
+        t.string('target_language', 32);
+        t.string('mime_type', 100);
+        t.double('duration_seconds');
+        t.string('status', 16).notNullable().defaultTo('uploaded');
+        t.text('failure_reason');
+        t.integer('frames_total');
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('uploaded_at', { useTz: true });
+        t.timestamp('processed_at', { useTz: true });
+        t.index(['user_id', 'created_at']);
+        t.index(['created_at']);
+      });
+      await db.schema.createTable('frames', (t) => {
+        t.string('upload_id', 128).notNullable().references('id').inTable('uploads').onDelete('CASCADE');
+        t.integer('frame_index').notNullable();
+        t.bigInteger('timestamp_ms');
+        t.string('object_key', 1024);
+        t.string('thumbnail_key', 1024);
+        t.jsonb('detections');
+        t.integer('image_width');
+        t.integer('image_height');
+        t.text('ocr_failure_reason');
+        t.timestamp('ocr_done_at', { useTz: true });
+        t.primary(['upload_id', 'frame_index']);
+      });
+      await db.schema.createTable('upload_results', (t) => {
+        t.string('upload_id', 128).primary().references('id').inTable('uploads').onDelete('CASCADE');
+        t.string('processing_type', 16).notNullable();
+        t.jsonb('lines_by_frame').notNullable();
+        t.jsonb('max_values').notNullable();
+        t.jsonb('ocr_results').notNullable();
+        t.string('results_key', 1024);
+      });
+      // One row per seeded demo: whichever replica inserts it seeds, the others do nothing.
+      await db.schema.createTable('demo_seeds', (t) => {
+        t.string('upload_id', 128).primary();
+        t.timestamp('claimed_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+    },
+  },
+];

@@ -1,0 +1,213 @@
+import type { Detection, EventData, MediaContent, UploadStatus } from '@frametext/contracts';
+import type { Knex } from '@frametext/service-kit';
+
+/** A row of `uploads`. Metadata columns stay null until upload.completed.v1 has been handled. */
+export interface UploadRow {
+  id: string;
+  user_id: string | null;
+  upload_name: string | null;
+  kind: 'video' | 'photos' | 'frames' | null;
+  engine: 'cloud' | 'server' | null;
+  media_content: MediaContent | null;
+  interval_seconds: number | null;
+  slide_detection: boolean | null;
+  sort_preference: 'name' | 'timestamp' | null;
+  max_frames: number | null;
+  credit_cost: number | null;
+  original_language: string | null;
+  target_language: string | null;
+  mime_type: string | null;
+  duration_seconds: number | null;
+  status: UploadStatus;
+  failure_reason: string | null;
+  frames_total: number | null;
+  created_at: Date;
+  uploaded_at: Date | null;
+  processed_at: Date | null;
+}
+
+export interface FrameRow {
+  upload_id: string;
+  frame_index: number;
+  timestamp_ms: number | null;
+  object_key: string | null;
+  thumbnail_key: string | null;
+  detections: Detection[] | null;
+  image_width: number | null;
+  image_height: number | null;
+  ocr_failure_reason: string | null;
+  ocr_done_at: Date | null;
+}
+
+export interface ResultsRow {
+  upload_id: string;
+  processing_type: MediaContent;
+  lines_by_frame: unknown;
+  max_values: unknown;
+  ocr_results: unknown;
+  results_key: string | null;
+}
+
+/** Statuses an upload no longer leaves. */
+const FINAL = ['processed', 'failed'];
+
+/** Creates or completes the upload's row from upload.completed.v1, whatever arrived before it; the status only moves forward. */
+export async function upsertCompletedUpload(trx: Knex.Transaction, data: EventData<'upload.completed.v1'>): Promise<void> {
+  const metadata = {
+    user_id: data.userId,
+    upload_name: data.uploadName,
+    kind: data.kind,
+    engine: data.engine,
+    media_content: data.mediaContent,
+    interval_seconds: data.intervalSeconds,
+    slide_detection: data.slideDetection,
+    sort_preference: data.sortPreference,
+    max_frames: data.maxFrames,
+    credit_cost: data.creditCost,
+    original_language: data.originalLanguage,
+    target_language: data.targetLanguage,
+    mime_type: data.mimeType,
+    created_at: data.createdAt,
+  };
+  await trx('uploads')
+    .insert({ id: data.uploadId, ...metadata, duration_seconds: data.durationSeconds, status: 'uploaded', uploaded_at: trx.fn.now() })
+    .onConflict('id')
+    .merge({
+      ...metadata,
+      // ffprobe's length (from frames.extracted) wins over the client's.
+      duration_seconds: trx.raw('coalesce(uploads.duration_seconds, excluded.duration_seconds)'),
+      uploaded_at: trx.raw('coalesce(uploads.uploaded_at, excluded.uploaded_at)'),
+    });
+}
+
+/** Records the frames of frames.extracted.v1 and moves the upload to processing (unless it is already further). */
+export async function upsertExtractedFrames(trx: Knex.Transaction, data: EventData<'frames.extracted.v1'>): Promise<void> {
+  await trx('uploads')
+    .insert({ id: data.uploadId, status: 'processing', frames_total: data.framesTotal, duration_seconds: data.durationSeconds })
+    .onConflict('id')
+    .merge({
+      frames_total: data.framesTotal,
+      duration_seconds: trx.raw('coalesce(excluded.duration_seconds, uploads.duration_seconds)'),
+      status: trx.raw(`case when uploads.status in ('uploading', 'uploaded') then 'processing' else uploads.status end`),
+    });
+  await trx('frames')
+    .insert(
+      data.frames.map((f) => ({
+        upload_id: data.uploadId,
+        frame_index: f.frameIndex,
+        timestamp_ms: f.timestampMs,
+        object_key: f.objectKey,
+        thumbnail_key: f.thumbnailKey,
+      })),
+    )
+    .onConflict(['upload_id', 'frame_index'])
+    .merge(['timestamp_ms', 'object_key', 'thumbnail_key']);
+}
+
+/** Stores one frame's OCR outcome; storing the same frame again replaces it, so a frame is counted once. */
+export async function upsertFrameOcr(trx: Knex.Transaction, data: EventData<'ocr.completed.v1'>): Promise<void> {
+  await trx('frames')
+    .insert({
+      upload_id: data.uploadId,
+      frame_index: data.frameIndex,
+      timestamp_ms: data.timestampMs,
+      detections: JSON.stringify(data.detections),
+      image_width: data.imageWidth ?? null,
+      image_height: data.imageHeight ?? null,
+      ocr_failure_reason: data.failureReason ?? null,
+      ocr_done_at: trx.fn.now(),
+    })
+    .onConflict(['upload_id', 'frame_index'])
+    .merge(['detections', 'image_width', 'image_height', 'ocr_failure_reason', 'ocr_done_at']);
+}
+
+/** Marks the upload failed with a reason a person can read; a processed upload stays processed. */
+export async function upsertFailedUpload(trx: Knex.Transaction, data: EventData<'upload.failed.v1'>): Promise<void> {
+  await trx('uploads')
+    .insert({ id: data.uploadId, user_id: data.userId, status: 'failed', failure_reason: data.reason })
+    .onConflict('id')
+    .merge({
+      user_id: trx.raw('coalesce(uploads.user_id, excluded.user_id)'),
+      status: trx.raw(`case when uploads.status = 'processed' then uploads.status else 'failed' end`),
+      failure_reason: trx.raw(`case when uploads.status = 'processed' then uploads.failure_reason else excluded.failure_reason end`),
+    });
+}
+
+/** Makes sure the row exists and locks it: handlers of one upload then run one after the other. */
+export async function lockUpload(trx: Knex.Transaction, uploadId: string): Promise<UploadRow> {
+  await trx('uploads').insert({ id: uploadId }).onConflict('id').ignore();
+  return (await trx<UploadRow>('uploads').where({ id: uploadId }).forUpdate().first())!;
+}
+
+export function isFinal(status: UploadStatus): boolean {
+  return FINAL.includes(status);
+}
+
+/** Frames whose OCR is in, counted once each, among the first `framesTotal`. */
+export async function countDoneFrames(db: Knex | Knex.Transaction, uploadId: string, framesTotal: number): Promise<number> {
+  const row = await db('frames').where({ upload_id: uploadId }).whereNotNull('ocr_done_at').where('frame_index', '<', framesTotal).count({ n: '*' }).first();
+  return Number(row?.n ?? 0);
+}
+
+export async function framesOf(db: Knex | Knex.Transaction, uploadId: string, framesTotal?: number | null): Promise<FrameRow[]> {
+  const q = db<FrameRow>('frames').where({ upload_id: uploadId }).orderBy('frame_index');
+  if (framesTotal != null) q.where('frame_index', '<', framesTotal);
+  return q;
+}
+
+export async function saveResults(trx: Knex.Transaction, row: Omit<ResultsRow, 'lines_by_frame' | 'max_values' | 'ocr_results'> & { lines_by_frame: unknown; max_values: unknown; ocr_results: unknown }): Promise<void> {
+  await trx('upload_results')
+    .insert({
+      ...row,
+      lines_by_frame: JSON.stringify(row.lines_by_frame),
+      max_values: JSON.stringify(row.max_values),
+      ocr_results: JSON.stringify(row.ocr_results),
+    })
+    .onConflict('upload_id')
+    .merge();
+}
+
+export async function markProcessed(trx: Knex.Transaction, uploadId: string): Promise<void> {
+  await trx('uploads').where({ id: uploadId }).update({ status: 'processed', processed_at: trx.fn.now(), failure_reason: null });
+}
+
+export async function findUpload(db: Knex, uploadId: string): Promise<UploadRow | undefined> {
+  return db<UploadRow>('uploads').where({ id: uploadId }).first();
+}
+
+export async function findResults(db: Knex, uploadId: string): Promise<ResultsRow | undefined> {
+  return db<ResultsRow>('upload_results').where({ upload_id: uploadId }).first();
+}
+
+export interface UploadListRow extends UploadRow {
+  first_thumbnail_key: string | null;
+  first_object_key: string | null;
+}
+
+/** A user's uploads, newest first, each with its first frame's image keys. */
+export async function listUploadsOf(db: Knex, userId: string): Promise<UploadListRow[]> {
+  return db('uploads as u')
+    .leftJoin('frames as f', (j) => j.on('f.upload_id', 'u.id').andOn('f.frame_index', db.raw('0')))
+    .where('u.user_id', userId)
+    .select('u.*', 'f.thumbnail_key as first_thumbnail_key', 'f.object_key as first_object_key')
+    .orderBy([
+      { column: 'u.created_at', order: 'desc' },
+      { column: 'u.id', order: 'asc' },
+    ]);
+}
+
+/** Which of `ids` belong to `userId`. */
+export async function ownedIds(db: Knex, userId: string, ids: readonly string[]): Promise<string[]> {
+  const rows = await db('uploads').where({ user_id: userId }).whereIn('id', [...new Set(ids)]).select('id');
+  return rows.map((r: { id: string }) => r.id);
+}
+
+/** Ids of uploads created before `cutoff`, oldest first, except `keep`. */
+export async function idsCreatedBefore(db: Knex, cutoff: Date, keep: readonly string[], limit: number): Promise<string[]> {
+  const rows = await db('uploads').where('created_at', '<', cutoff).whereNotIn('id', [...keep]).orderBy('created_at').limit(limit).select('id');
+  return rows.map((r: { id: string }) => r.id);
+}
+
+export async function deleteUploadRow(db: Knex, uploadId: string): Promise<void> {
+  await db('uploads').where({ id: uploadId }).del();
+}

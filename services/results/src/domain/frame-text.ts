@@ -1,0 +1,168 @@
+import type { Detection, Line, MaxValues, MediaContent, OcrFrameResult, Vertex } from '@frametext/contracts';
+
+/*
+ * Pure building blocks of an upload's results: rows of text from a frame's detections, the upload-wide
+ * maxima the viewers scale their sliders with, the per-frame reading form, and the presentation text file.
+ */
+
+/** Rows are grouped with a tolerance of this share of the frame's average block height (results spec section 9)... */
+export const ROW_TOLERANCE_FACTOR = 0.6;
+/** ...and never less than this many pixels, so that tiny blocks still join their row. */
+export const MIN_ROW_TOLERANCE_PX = 6;
+
+interface Box {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+}
+
+function boxOf(vertices: readonly Vertex[]): Box {
+  const xs = vertices.map((v) => v.x);
+  const ys = vertices.map((v) => v.y);
+  return { minX: Math.min(...xs), minY: Math.min(...ys), maxX: Math.max(...xs), maxY: Math.max(...ys) };
+}
+
+interface Block {
+  detection: Detection;
+  box: Box;
+  centerY: number;
+}
+
+interface Row {
+  blocks: Block[];
+  centerY: number;
+}
+
+/**
+ * Groups a frame's detections into lines by row: a block joins the row whose running centre is within the
+ * tolerance of its own centre (0.6 x the average block height, at least 6 px); rows read top to bottom and
+ * blocks within a row left to right. Blocks without text are left out.
+ */
+export function groupLines(detections: readonly Detection[]): Line[] {
+  const blocks: Block[] = detections
+    .filter((d) => d.text.trim() !== '')
+    .map((detection) => {
+      const box = boxOf(detection.vertices);
+      return { detection, box, centerY: (box.minY + box.maxY) / 2 };
+    });
+  if (blocks.length === 0) return [];
+
+  const averageHeight = blocks.reduce((sum, b) => sum + (b.box.maxY - b.box.minY), 0) / blocks.length;
+  const tolerance = Math.max(MIN_ROW_TOLERANCE_PX, ROW_TOLERANCE_FACTOR * averageHeight);
+
+  const rows: Row[] = [];
+  for (const block of [...blocks].sort((a, b) => a.centerY - b.centerY || a.box.minX - b.box.minX)) {
+    const row = rows.find((r) => Math.abs(r.centerY - block.centerY) <= tolerance);
+    if (row) {
+      row.blocks.push(block);
+      row.centerY = row.blocks.reduce((sum, b) => sum + b.centerY, 0) / row.blocks.length;
+    } else {
+      rows.push({ blocks: [block], centerY: block.centerY });
+    }
+  }
+
+  return rows
+    .sort((a, b) => a.centerY - b.centerY)
+    .map((row) => {
+      const ordered = [...row.blocks].sort((a, b) => a.box.minX - b.box.minX);
+      const box = ordered.reduce<Box>(
+        (acc, b) => ({
+          minX: Math.min(acc.minX, b.box.minX),
+          minY: Math.min(acc.minY, b.box.minY),
+          maxX: Math.max(acc.maxX, b.box.maxX),
+          maxY: Math.max(acc.maxY, b.box.maxY),
+        }),
+        { ...ordered[0]!.box },
+      );
+      const confidences = ordered.map((b) => b.detection.confidence).filter((c): c is number => c !== undefined);
+      const line: Line = {
+        text: ordered.map((b) => b.detection.text.trim()).join(' '),
+        vertices: [
+          { x: box.minX, y: box.minY },
+          { x: box.maxX, y: box.minY },
+          { x: box.maxX, y: box.maxY },
+          { x: box.minX, y: box.maxY },
+        ],
+      };
+      if (confidences.length > 0) line.confidence = round2(confidences.reduce((s, c) => s + c, 0) / confidences.length);
+      return line;
+    });
+}
+
+/** Upload-wide maxima: longest detection text, largest block area, most detections and most lines on one frame. */
+export function computeMaxValues(frames: readonly (readonly Detection[])[], linesByFrame: readonly (readonly Line[])[]): MaxValues {
+  let maxTextLength = 0;
+  let maxArea = 0;
+  let maxDetections = 0;
+  for (const detections of frames) {
+    maxDetections = Math.max(maxDetections, detections.length);
+    for (const d of detections) {
+      maxTextLength = Math.max(maxTextLength, d.text.length);
+      maxArea = Math.max(maxArea, d.area);
+    }
+  }
+  const maxLines = linesByFrame.reduce((m, lines) => Math.max(m, lines.length), 0);
+  return { maxTextLength, maxArea, maxDetections, maxLines };
+}
+
+export interface FrameForResults {
+  timestampMs: number;
+  detections: Detection[];
+}
+
+/** One reading entry per frame, in frame order: its time in seconds, its index in `urls`, its text line by line. */
+export function buildOcrResults(frames: readonly FrameForResults[], linesByFrame: readonly (readonly Line[])[]): OcrFrameResult[] {
+  return frames.map((frame, fileIndex) => ({
+    t: frame.timestampMs / 1000,
+    fileIndex,
+    text: (linesByFrame[fileIndex] ?? []).map((l) => l.text).join('\n'),
+    detections: frame.detections,
+  }));
+}
+
+export interface UploadResultsBuilt {
+  results: Detection[][];
+  linesByFrame: Line[][];
+  maxValues: MaxValues;
+  ocrResults: OcrFrameResult[];
+  processingType: MediaContent;
+}
+
+/** Everything the details endpoints answer, from the frames in frame order. */
+export function buildUploadResults(frames: readonly FrameForResults[], processingType: MediaContent): UploadResultsBuilt {
+  const results = frames.map((f) => f.detections);
+  const linesByFrame = results.map(groupLines);
+  return {
+    results,
+    linesByFrame,
+    maxValues: computeMaxValues(results, linesByFrame),
+    ocrResults: buildOcrResults(frames, linesByFrame),
+    processingType,
+  };
+}
+
+/** `m:ss` (or `h:mm:ss` from an hour on) of a time in seconds. */
+export function formatClock(seconds: number): string {
+  const whole = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(whole / 3600);
+  const m = Math.floor((whole % 3600) / 60);
+  const s = String(whole % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+/**
+ * The presentation text file: every frame (slide) in order, each headed by its number and time, its lines
+ * below, and a blank line between frames. A frame without text says so, so numbering stays aligned with the images.
+ */
+export function presentationText(ocrResults: readonly OcrFrameResult[]): string {
+  const sections = ocrResults.map((r) => {
+    const body = r.text.trim() === '' ? '(no text found)' : r.text;
+    return `Slide ${r.fileIndex + 1} (${formatClock(r.t)})\n${body}`;
+  });
+  return `${sections.join('\n\n')}\n`;
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}

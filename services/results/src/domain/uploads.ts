@@ -1,0 +1,184 @@
+import {
+  DEMO_UPLOAD_ID,
+  type Detection,
+  type DeleteUploadsResponse,
+  type GetUploadsResponse,
+  type Line,
+  type MaxValues,
+  type OcrFrameResult,
+  type UploadData,
+  type UploadDetailsOldResponse,
+  type UploadDetailsResponse,
+  type UploadStatusResponse,
+} from '@frametext/contracts';
+import { conflict, notFound } from '@frametext/service-kit';
+import {
+  countDoneFrames,
+  deleteUploadRow,
+  findResults,
+  findUpload,
+  framesOf,
+  idsCreatedBefore,
+  listUploadsOf,
+  ownedIds,
+  type UploadRow,
+} from '../data/uploads.js';
+import { uploadFolder, type ResultsContext } from './context.js';
+
+/** Who asks: a signed-in user, or anyone for the public demo. */
+export type Viewer = { userId: string } | { demo: true };
+
+const NOT_FOUND_MESSAGE = 'No upload with this id.';
+
+/** The upload if the viewer may see it; someone else's upload answers exactly like a missing one. */
+async function visibleUpload(ctx: ResultsContext, viewer: Viewer, uploadId: string): Promise<UploadRow> {
+  const ownerId = 'demo' in viewer ? DEMO_UPLOAD_ID : viewer.userId;
+  if ('demo' in viewer && uploadId !== DEMO_UPLOAD_ID) throw notFound('uploads/not-found', NOT_FOUND_MESSAGE);
+  const upload = await findUpload(ctx.db, uploadId);
+  if (!upload || upload.user_id == null || upload.user_id !== ownerId) {
+    if ('demo' in viewer) throw notFound('results/demo-not-ready', 'The demo is still being prepared. Please try again in a minute.');
+    throw notFound('uploads/not-found', NOT_FOUND_MESSAGE);
+  }
+  return upload;
+}
+
+export async function uploadStatus(ctx: ResultsContext, userId: string, uploadId: string): Promise<UploadStatusResponse> {
+  const upload = await visibleUpload(ctx, { userId }, uploadId);
+  const framesDone = upload.frames_total == null ? 0 : await countDoneFrames(ctx.db, uploadId, upload.frames_total);
+  return {
+    data: {
+      uploadID: upload.id,
+      status: upload.status,
+      framesDone,
+      framesTotal: upload.frames_total,
+      failureReason: upload.status === 'failed' ? upload.failure_reason : null,
+    },
+  };
+}
+
+export async function listUploads(ctx: ResultsContext, userId: string): Promise<GetUploadsResponse> {
+  const rows = await listUploadsOf(ctx.db, userId);
+  const uploads = await Promise.all(
+    rows.map(async (row) => {
+      const imageKey = row.first_thumbnail_key ?? row.first_object_key;
+      return {
+        id: row.id,
+        uploadName: row.upload_name ?? '',
+        uploadedAt: (row.uploaded_at ?? row.created_at).toISOString(),
+        imageUrl: imageKey ? await ctx.storage.presignGet(imageKey, { expiresIn: ctx.config.PRESIGN_EXPIRES_SECONDS }) : null,
+        status: row.status,
+        mediaContent: row.media_content ?? 'numerical',
+        isLocal: false,
+        ...(row.engine ? { ocrType: row.engine } : {}),
+      };
+    }),
+  );
+  return { data: { uploads } };
+}
+
+function toUploadData(upload: UploadRow, framesDone: number): UploadData {
+  return {
+    uploadName: upload.upload_name ?? '',
+    createdAt: { _seconds: Math.floor(upload.created_at.getTime() / 1000) },
+    ocrType: upload.engine ?? 'server',
+    isVideo: upload.kind !== 'photos',
+    mediaContent: upload.media_content ?? 'numerical',
+    // The spec's targetFrameRate is frames per second: 1 / the interval.
+    targetFrameRate: upload.interval_seconds ? 1 / upload.interval_seconds : null,
+    maxFrames: upload.max_frames ?? upload.frames_total ?? 0,
+    creditCost: upload.credit_cost ?? 0,
+    source: 'upload',
+    status: upload.status,
+    mimeType: upload.mime_type ?? '',
+    basePath: `${uploadFolder(upload.id)}/`,
+    ownerUid: upload.user_id!,
+    userID: upload.user_id!,
+    originalLanguage: upload.original_language,
+    targetLanguage: upload.target_language,
+    sortPreference: upload.sort_preference,
+    processedAt: upload.processed_at?.toISOString() ?? null,
+    uploadedAt: upload.uploaded_at?.toISOString() ?? null,
+    kind: upload.kind ?? undefined,
+    slideDetection: upload.slide_detection ?? undefined,
+    duration: upload.duration_seconds,
+    framesDone,
+    framesTotal: upload.frames_total,
+    failureReason: upload.failure_reason,
+  };
+}
+
+/** The details both endpoints share: upload data, stored results, per-frame detections and presigned frame URLs. */
+async function details(ctx: ResultsContext, viewer: Viewer, uploadId: string) {
+  const upload = await visibleUpload(ctx, viewer, uploadId);
+  if (upload.status === 'failed') {
+    throw conflict('results/failed', `Results are not available: ${upload.failure_reason ?? 'processing failed.'}`);
+  }
+  const stored = upload.status === 'processed' ? await findResults(ctx.db, uploadId) : undefined;
+  if (!stored) {
+    if ('demo' in viewer) throw conflict('results/not-ready', 'The demo is still being processed. Please try again in a minute.');
+    throw conflict('results/not-ready', 'Results not yet available.');
+  }
+  const frames = await framesOf(ctx.db, uploadId, upload.frames_total);
+  const expiresIn = ctx.config.PRESIGN_EXPIRES_SECONDS;
+  const urls = await Promise.all(frames.filter((f) => f.object_key).map((f) => ctx.storage.presignGet(f.object_key!, { expiresIn })));
+  // Detections were validated with their event's schema before they were stored.
+  const results: Detection[][] = frames.map((f) => f.detections ?? []);
+  const resultsUrl = stored.results_key ? await ctx.storage.presignGet(stored.results_key, { expiresIn }) : null;
+  return {
+    uploadData: toUploadData(upload, frames.length),
+    results,
+    maxValues: stored.max_values as MaxValues,
+    linesByFrame: stored.lines_by_frame as Line[][],
+    ocrResults: stored.ocr_results as OcrFrameResult[],
+    processingType: stored.processing_type,
+    resultsUrl,
+    urls,
+  };
+}
+
+export async function uploadDetails(ctx: ResultsContext, viewer: Viewer, uploadId: string): Promise<UploadDetailsResponse> {
+  const d = await details(ctx, viewer, uploadId);
+  return {
+    uploadData: d.uploadData,
+    results: { results: d.results, maxValues: d.maxValues, linesByFrame: d.linesByFrame, ocrResults: d.ocrResults, processingType: d.processingType, resultsUrl: d.resultsUrl },
+    urls: d.urls,
+  };
+}
+
+/** The older shape the numerical viewer reads: results, maxValues and resultsUrl only. */
+export async function uploadDetailsOld(ctx: ResultsContext, viewer: Viewer, uploadId: string): Promise<UploadDetailsOldResponse> {
+  const d = await details(ctx, viewer, uploadId);
+  return { uploadData: d.uploadData, results: { results: d.results, maxValues: d.maxValues, resultsUrl: d.resultsUrl }, urls: d.urls };
+}
+
+/** Removes every stored object, then the rows, of one upload (objects first, so a crash leaves the row to retry with). */
+async function removeUpload(ctx: ResultsContext, uploadId: string): Promise<void> {
+  await ctx.storage.deletePrefix(uploadFolder(uploadId));
+  await deleteUploadRow(ctx.db, uploadId);
+}
+
+/** Deletes the caller's uploads among `ids`; ids of others and unknown ids are skipped (and not listed). */
+export async function deleteUploads(ctx: ResultsContext, userId: string, ids: readonly string[]): Promise<DeleteUploadsResponse> {
+  const mine = await ownedIds(ctx.db, userId, ids);
+  for (const id of mine) await removeUpload(ctx, id);
+  if (mine.length > 0) ctx.logger.info({ userId, uploads: mine }, 'uploads deleted');
+  return { data: { deleted: mine } };
+}
+
+const RETENTION_BATCH = 100;
+
+/** Deletes uploads (rows and objects) created more than RETENTION_DAYS before `now`; the demo stays. */
+export async function runRetention(ctx: ResultsContext, now: Date = new Date()): Promise<string[]> {
+  const cutoff = new Date(now.getTime() - ctx.config.RETENTION_DAYS * 86_400_000);
+  const removed: string[] = [];
+  for (;;) {
+    const ids = await idsCreatedBefore(ctx.db, cutoff, [DEMO_UPLOAD_ID], RETENTION_BATCH);
+    for (const id of ids) {
+      await removeUpload(ctx, id);
+      removed.push(id);
+    }
+    if (ids.length < RETENTION_BATCH) break;
+  }
+  if (removed.length > 0) ctx.logger.info({ count: removed.length, cutoff: cutoff.toISOString() }, 'retention: old uploads deleted');
+  return removed;
+}

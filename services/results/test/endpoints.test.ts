@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getUploadsResponseSchema } from '@frametext/contracts';
+import { completed, detection, extracted, frameKey, newUploadId, newUserId, ocr, thumbKey } from './fixtures.js';
+import { eventually, startResults, type TestResults } from './helpers.js';
+
+let svc: TestResults;
+beforeAll(async () => {
+  svc = await startResults();
+});
+afterAll(async () => {
+  await svc?.stop();
+});
+
+const DAY_MS = 86_400_000;
+
+/** Runs an upload to processed, storing its frame images, thumbnails and source as the other services would. */
+async function processedUpload(user: string, opts: { createdAt?: Date; name?: string; frames?: number } = {}): Promise<string> {
+  const id = newUploadId();
+  const frames = opts.frames ?? 2;
+  for (let i = 0; i < frames; i += 1) {
+    await svc.ctx.storage.put(frameKey(id, i), Buffer.from(`frame ${i}`), { contentType: 'image/jpeg' });
+    await svc.ctx.storage.put(thumbKey(id, i), Buffer.from(`thumb ${i}`), { contentType: 'image/jpeg' });
+  }
+  await svc.ctx.storage.put(`uploads/${id}/source/video.mp4`, Buffer.from('video'), { contentType: 'video/mp4' });
+  await svc.publish('upload.completed.v1', completed(id, user, { maxFrames: frames, uploadName: opts.name ?? 'Upload', createdAt: (opts.createdAt ?? new Date()).toISOString() }));
+  await svc.publish('frames.extracted.v1', extracted(id, frames));
+  for (let i = 0; i < frames; i += 1) await svc.publish('ocr.completed.v1', ocr(id, i, [detection(`value ${i}`, 0)]));
+  await eventually(async () => (await svc.db('uploads').where({ id, status: 'processed' }).first()) !== undefined);
+  return id;
+}
+
+describe('results endpoints', () => {
+  it('lists only the caller\'s uploads, newest first, with a presigned thumbnail of the first frame', async () => {
+    const user = newUserId();
+    const older = await processedUpload(user, { name: 'older', createdAt: new Date(Date.now() - 2 * DAY_MS) });
+    const newer = await processedUpload(user, { name: 'newer' });
+    const pending = newUploadId();
+    await svc.publish('upload.completed.v1', completed(pending, user, { uploadName: 'pending', createdAt: new Date(Date.now() - DAY_MS).toISOString() }));
+    await processedUpload(newUserId(), { name: 'someone else' });
+    await eventually(async () => (await svc.db('uploads').where({ id: pending }).first()) !== undefined);
+
+    const res = await svc.get('/api/getUploads', user);
+    expect(res.status).toBe(200);
+    const { uploads } = getUploadsResponseSchema.parse(res.body).data;
+    expect(uploads.map((u) => [u.uploadName, u.status])).toEqual([
+      ['newer', 'processed'],
+      ['pending', 'uploaded'],
+      ['older', 'processed'],
+    ]);
+    expect(uploads[0]).toMatchObject({ id: newer, mediaContent: 'numerical', isLocal: false });
+    expect(uploads[0]!.imageUrl).toContain(`/files/uploads/${newer}/thumbs/0000000000.jpg?`);
+    expect(uploads[1]!.imageUrl).toBeNull();
+    expect(uploads[2]!.id).toBe(older);
+  });
+
+  it('answers another user\'s upload exactly like a missing one', async () => {
+    const owner = newUserId();
+    const id = await processedUpload(owner);
+    const stranger = newUserId();
+    for (const path of [`/api/checkUploadStatus/${id}`, `/api/getUploadDetails/${id}`, `/api/getUploadDetailsOld/${id}`]) {
+      const theirs = await svc.get(path, stranger);
+      const missing = await svc.get(path.replace(id, newUploadId()), stranger);
+      expect(theirs.status, path).toBe(404);
+      expect(theirs.body.error.code).toBe(missing.body.error.code);
+      expect(theirs.body.error.message).toBe(missing.body.error.message);
+      expect((await svc.get(path, owner)).status, path).toBe(200);
+    }
+  });
+
+  it('answers "Results not yet available." while the upload is still processing', async () => {
+    const user = newUserId();
+    const id = newUploadId();
+    await svc.publish('upload.completed.v1', completed(id, user));
+    await svc.publish('frames.extracted.v1', extracted(id, 3));
+    await svc.publish('ocr.completed.v1', ocr(id, 0, [detection('x', 0)]));
+    await eventually(async () => (await svc.get(`/api/checkUploadStatus/${id}`, user)).body?.data?.framesDone === 1);
+    for (const path of [`/api/getUploadDetails/${id}`, `/api/getUploadDetailsOld/${id}`]) {
+      const res = await svc.get(path, user);
+      expect(res.status).toBe(409);
+      expect(res.body.error).toMatchObject({ code: 'results/not-ready', message: 'Results not yet available.' });
+    }
+  });
+
+  it('refuses calls without the signed-in user (403) and bad queries (400)', async () => {
+    expect((await svc.get('/api/getUploads')).status).toBe(403);
+    expect((await svc.get(`/api/checkUploadStatus/${newUploadId()}`)).status).toBe(403);
+    expect((await svc.get(`/api/getUploadDetails/${newUploadId()}`)).status).toBe(403);
+    expect((await svc.post('/api/deleteUploads', { uploads: [newUploadId()], deleteUploads: true })).status).toBe(403);
+    const badMode = await svc.get(`/api/getUploadDetails/${newUploadId()}?mode=charts`, newUserId());
+    expect(badMode.status).toBe(400);
+    expect(badMode.body.error.message).toContain('mode must be');
+    const unconfirmed = await svc.post('/api/deleteUploads', { uploads: [newUploadId()] }, newUserId());
+    expect(unconfirmed.status).toBe(400);
+    expect(unconfirmed.body.error.message).toContain('deleteUploads must be true');
+  });
+
+  it('deletes the caller\'s uploads, rows and every stored object, and leaves other users\' alone', async () => {
+    const user = newUserId();
+    const mine = await processedUpload(user);
+    const other = newUserId();
+    const theirs = await processedUpload(other);
+    expect(await svc.ctx.storage.list(`uploads/${mine}`)).toHaveLength(5);
+
+    const res = await svc.post('/api/deleteUploads', { uploads: [mine, theirs, newUploadId()], deleteUploads: true }, user);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: { deleted: [mine] } });
+
+    expect(await svc.ctx.storage.list(`uploads/${mine}`)).toEqual([]);
+    expect(await svc.db('uploads').where({ id: mine }).first()).toBeUndefined();
+    expect(await svc.db('frames').where({ upload_id: mine })).toEqual([]);
+    expect(await svc.db('upload_results').where({ upload_id: mine })).toEqual([]);
+    expect((await svc.get(`/api/checkUploadStatus/${mine}`, user)).status).toBe(404);
+
+    expect(await svc.ctx.storage.list(`uploads/${theirs}`)).toHaveLength(5);
+    expect((await svc.get(`/api/checkUploadStatus/${theirs}`, other)).body.data.status).toBe('processed');
+  });
+
+  it('the retention job deletes uploads older than RETENTION_DAYS with their objects, and keeps newer ones', async () => {
+    const user = newUserId();
+    const old = await processedUpload(user, { createdAt: new Date(Date.now() - (svc.config.RETENTION_DAYS + 1) * DAY_MS) });
+    const recent = await processedUpload(user, { createdAt: new Date(Date.now() - (svc.config.RETENTION_DAYS - 1) * DAY_MS) });
+
+    const { runRetention } = await import('../src/domain/uploads.js');
+    const removed = await runRetention(svc.ctx);
+    expect(removed).toContain(old);
+    expect(removed).not.toContain(recent);
+    expect(await svc.ctx.storage.list(`uploads/${old}`)).toEqual([]);
+    expect(await svc.db('uploads').where({ id: old }).first()).toBeUndefined();
+    expect(await svc.ctx.storage.list(`uploads/${recent}`)).toHaveLength(5);
+
+    // Two days later the recent one is past the limit too.
+    expect(await runRetention(svc.ctx, new Date(Date.now() + 2 * DAY_MS))).toContain(recent);
+    expect(await svc.db('uploads').where({ id: recent }).first()).toBeUndefined();
+  });
+});

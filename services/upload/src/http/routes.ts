@@ -1,0 +1,29 @@
+import { Router } from 'express';
+import { requireUserId } from '@frametext/service-kit';
+import type { UploadContext } from '../domain/context.js';
+import { completeUpload } from '../domain/complete-upload.js';
+import { logLocalUpload } from '../domain/log-local-upload.js';
+import { requestUpload } from '../domain/request-upload.js';
+
+/** The upload endpoints, as the gateway forwards them (signed-in only: the gateway sets x-user-id). */
+export function uploadRoutes(ctx: UploadContext): Router {
+  const router = Router();
+  router.use((_req, res, next) => {
+    res.set('cache-control', 'no-store');
+    next();
+  });
+
+  router.post('/getUploadURL', async (req, res) => {
+    res.json(await requestUpload(ctx, requireUserId(req), req.body));
+  });
+
+  router.post('/uploadComplete', async (req, res) => {
+    res.json(await completeUpload(ctx, requireUserId(req), req.body));
+  });
+
+  router.post('/logLocalUpload', async (req, res) => {
+    res.json(await logLocalUpload(ctx, requireUserId(req), req.body));
+  });
+
+  return router;
+}

@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, type ChannelModel } from 'amqplib';
+import { eventSchemas } from '@frametext/contracts';
+import { TEST_RABBITMQ_URL, eventually, uniqueName } from '@frametext/service-kit/testing';
+import { makeMedia, photosRequest, startUpload, videoRequest, type Media, type TestUpload } from './helpers.js';
+
+let svc: TestUpload;
+let media: Media;
+
+beforeAll(async () => {
+  [svc, media] = await Promise.all([startUpload(), makeMedia()]);
+}, 60_000);
+afterAll(async () => {
+  await svc?.stop();
+  await media?.cleanup();
+});
+
+async function newUpload(body: Record<string, unknown>, user: string): Promise<{ uploadID: string; urls: string[] }> {
+  const res = await svc.post('/api/getUploadURL', body, { user });
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+const complete = (uploadID: string, user: string) => svc.post('/api/uploadComplete', { uploadID }, { user });
+const eventsFor = async (uploadId: string) => (await svc.outbox()).filter((e) => e.data.uploadId === uploadId);
+
+describe('POST /api/uploadComplete', () => {
+  it('marks a real MP4 uploaded and publishes upload.completed.v1 with every field, once', async () => {
+    const user = uniqueName('owner');
+    const { uploadID, urls } = await newUpload(videoRequest({ duration: 2, targetFrameRate: 1, mediaContent: 'presentation' }), user);
+    expect((await svc.put(urls[0]!, media.mp4, 'video/mp4')).status).toBeLessThan(300);
+
+    const first = await complete(uploadID, user);
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ data: { uploadID, status: 'uploaded' } });
+    const row = await svc.db('uploads').where({ id: uploadID }).first();
+    expect(row.status).toBe('uploaded');
+    expect(row.completed_at).toBeInstanceOf(Date);
+
+    const events = await eventsFor(uploadID);
+    expect(events.map((e) => e.type)).toEqual(['upload.completed.v1']);
+    expect(eventSchemas['upload.completed.v1'].parse(events[0]!.data)).toEqual({
+      uploadId: uploadID,
+      userId: user,
+      uploadName: 'Charger session',
+      kind: 'video',
+      objectKeys: [`uploads/${uploadID}/source/video.mp4`],
+      mimeType: 'video/mp4',
+      fileNames: ['charger.mp4'],
+      timestamps: null,
+      engine: 'server',
+      mediaContent: 'presentation',
+      intervalSeconds: 1,
+      slideDetection: true,
+      sortPreference: null,
+      maxFrames: 2,
+      creditCost: 1,
+      originalLanguage: null,
+      targetLanguage: null,
+      durationSeconds: 2,
+      createdAt: row.created_at.toISOString(),
+    });
+
+    // A second call answers the same and publishes nothing more.
+    const second = await complete(uploadID, user);
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual(first.body);
+    expect(await eventsFor(uploadID)).toHaveLength(1);
+  });
+
+  it('accepts a QuickTime .mov', async () => {
+    const user = uniqueName('owner');
+    const { uploadID, urls } = await newUpload(videoRequest({ mimeType: 'video/quicktime', fileName: 'phone.MOV' }), user);
+    await svc.put(urls[0]!, media.mov, 'video/quicktime');
+    expect((await complete(uploadID, user)).status).toBe(200);
+    expect((await eventsFor(uploadID))[0]!.data.objectKeys).toEqual([`uploads/${uploadID}/source/video.mov`]);
+  });
+
+  it('says which file is missing and leaves the upload open to finish', async () => {
+    const user = uniqueName('owner');
+    const { uploadID, urls } = await newUpload(photosRequest([{ name: 'first.png', type: 'image/png' }, { name: 'second.png', type: 'image/png' }]), user);
+    await svc.put(urls[0]!, media.png, 'image/png');
+    const res = await complete(uploadID, user);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('upload/missing-object');
+    expect(res.body.error.message).toMatch(/^second\.png has not been uploaded/);
+    expect((await svc.db('uploads').where({ id: uploadID }).first()).status).toBe('uploading');
+    expect(await eventsFor(uploadID)).toEqual([]);
+
+    await svc.put(urls[1]!, media.png, 'image/png');
+    expect((await complete(uploadID, user)).status).toBe(200);
+    const [event] = await eventsFor(uploadID);
+    expect(event!.data).toMatchObject({
+      kind: 'photos',
+      objectKeys: [`uploads/${uploadID}/photos/0.png`, `uploads/${uploadID}/photos/1.png`],
+      fileNames: ['first.png', 'second.png'],
+      timestamps: [1_700_000_000_000, 1_700_000_001_000],
+      sortPreference: 'name',
+      intervalSeconds: null,
+      durationSeconds: null,
+      maxFrames: 2,
+    });
+  });
+
+  it('fails a text file renamed .mp4 with a clear reason, publishes upload.failed.v1, and answers the same again', async () => {
+    const user = uniqueName('owner');
+    const { uploadID, urls } = await newUpload(videoRequest({ fileName: 'notes.mp4' }), user);
+    await svc.put(urls[0]!, Buffer.from('These are my meeting notes, not a video.\n'), 'video/mp4');
+
+    const res = await complete(uploadID, user);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'upload/invalid-media', message: 'notes.mp4 is not a video: its content is not MP4 or MOV.' });
+    const row = await svc.db('uploads').where({ id: uploadID }).first();
+    expect(row).toMatchObject({ status: 'failed', failure_reason: 'notes.mp4 is not a video: its content is not MP4 or MOV.' });
+    const events = await eventsFor(uploadID);
+    expect(events).toEqual([{ type: 'upload.failed.v1', data: { uploadId: uploadID, userId: user, reason: 'notes.mp4 is not a video: its content is not MP4 or MOV.', stage: 'upload' } }]);
+
+    const again = await complete(uploadID, user);
+    expect(again.status).toBe(400);
+    expect(again.body.error.message).toBe(res.body.error.message);
+    expect(await eventsFor(uploadID)).toHaveLength(1);
+  });
+
+  it('fails a photo whose bytes are not PNG or JPEG, and browser-cut frames that are not JPEG', async () => {
+    const user = uniqueName('owner');
+    const photos = await newUpload(photosRequest([{ name: 'scan.PNG', type: 'image/png' }]), user);
+    await svc.put(photos.urls[0]!, media.mp4, 'image/png');
+    const photoRes = await complete(photos.uploadID, user);
+    expect(photoRes.status).toBe(400);
+    expect(photoRes.body.error.message).toBe('scan.PNG is not a photo: its content is not PNG or JPEG.');
+
+    const frames = await newUpload(videoRequest({ mimeType: 'image/jpeg', timestamps: ['0000000000', '0000001000'] }), user);
+    await svc.put(frames.urls[0]!, media.jpeg, 'image/jpeg');
+    await svc.put(frames.urls[1]!, media.png, 'image/jpeg');
+    const frameRes = await complete(frames.uploadID, user);
+    expect(frameRes.status).toBe(400);
+    expect(frameRes.body.error.message).toBe('Frame 0000001000.jpg is not a JPEG image.');
+  });
+
+  it('completes browser-cut frames with their timestamps in ms', async () => {
+    const user = uniqueName('owner');
+    const { uploadID, urls } = await newUpload(videoRequest({ mimeType: 'image/jpeg', timestamps: ['0000015000', '0000000000'], duration: 20 }), user);
+    for (const url of urls) await svc.put(url, media.jpeg, 'image/jpeg');
+    expect((await complete(uploadID, user)).status).toBe(200);
+    expect((await eventsFor(uploadID))[0]!.data).toMatchObject({
+      kind: 'frames',
+      mimeType: 'image/jpeg',
+      timestamps: [15000, 0],
+      objectKeys: [`uploads/${uploadID}/incoming/0000015000.jpg`, `uploads/${uploadID}/incoming/0000000000.jpg`],
+      fileNames: null,
+      durationSeconds: 20,
+      intervalSeconds: 15,
+    });
+  });
+
+  it('answers 404 for another user\'s upload and for an unknown id, and 400 without an id', async () => {
+    const owner = uniqueName('owner');
+    const { uploadID, urls } = await newUpload(videoRequest(), owner);
+    await svc.put(urls[0]!, media.mp4, 'video/mp4');
+    const other = await complete(uploadID, uniqueName('intruder'));
+    expect(other.status).toBe(404);
+    const unknown = await complete('00000000-0000-4000-8000-000000000000', owner);
+    expect(unknown.status).toBe(404);
+    expect(other.body.error).toEqual({ ...unknown.body.error, correlationId: other.body.error.correlationId });
+    expect((await svc.db('uploads').where({ id: uploadID }).first()).status).toBe('uploading');
+    expect((await svc.post('/api/uploadComplete', {}, { user: owner })).status).toBe(400);
+    expect((await svc.post('/api/uploadComplete', undefined, { user: owner, raw: 'uploadID=1' })).status).toBe(400);
+  });
+
+  it('sends upload.completed.v1 to the exchange through the outbox relay', async () => {
+    let conn: ChannelModel | undefined;
+    try {
+      conn = await connect(TEST_RABBITMQ_URL);
+      const ch = await conn.createChannel();
+      const { queue } = await ch.assertQueue('', { exclusive: true, autoDelete: true });
+      await ch.bindQueue(queue, svc.config.BUS_EXCHANGE, 'upload.#');
+      const user = uniqueName('owner');
+      const { uploadID, urls } = await newUpload(videoRequest(), user);
+      await svc.put(urls[0]!, media.mp4, 'video/mp4');
+      expect((await complete(uploadID, user)).status).toBe(200);
+      const message = await eventually(async () => {
+        for (;;) {
+          const m = await ch.get(queue, { noAck: true });
+          if (!m) return undefined;
+          const envelope = JSON.parse(m.content.toString());
+          if (envelope.data.uploadId === uploadID) return { routingKey: m.fields.routingKey, envelope };
+        }
+      }, 10_000);
+      expect(message.routingKey).toBe('upload.completed.v1');
+      expect(message.envelope.data.userId).toBe(user);
+    } finally {
+      await conn?.close();
+    }
+  });
+});
