@@ -72,6 +72,8 @@ async function save(page: Page, button: Locator): Promise<{ name: string; text: 
 
 /** Drags with the mouse from one point to another, given as shares of the element's box. */
 async function drag(page: Page, target: Locator, from: [number, number], to: [number, number]) {
+  // Both ends of the drag must be on screen: checking a box's checkbox may have scrolled the picture away.
+  await page.getByTestId('frame-overlay').scrollIntoViewIfNeeded();
   const box = (await target.boundingBox())!;
   await page.mouse.move(box.x + box.width * from[0], box.y + box.height * from[1]);
   await page.mouse.down();

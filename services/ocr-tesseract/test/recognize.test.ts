@@ -57,6 +57,24 @@ describe('recognizeFrame with the real tesseract', () => {
     expect(result.words.length).toBeGreaterThanOrEqual(4);
   });
 
+  it('keeps a label and its value far to the right apart, as two detections', async () => {
+    const path = join(dir, 'dashboard.jpg');
+    await makeFrame(path, {
+      width: 1280,
+      height: 360,
+      background: 'white',
+      texts: [
+        { text: 'Power', x: 80, y: 120, size: 48, color: 'black' },
+        { text: '145 kW', x: 420, y: 100, size: 88, color: 'black' },
+      ],
+    });
+    const result = await recognizeFrame(await readFile(path), options('never'), read, 'numerical');
+    // Case aside (Tesseract may read "kw"), each is a detection of its own.
+    const texts = result.detections.map((d) => d.text.toLowerCase());
+    expect(texts).toContain('power');
+    expect(texts).toContain('145 kw');
+  });
+
   it('finds white captions over a busy picture with the white-mask pass that the bare pass misses', async () => {
     const frames = await Promise.all(
       [0, 1, 2].map(async (i) => {
