@@ -104,7 +104,9 @@ rgw data = $DIR/rgw
 rgw dns name = 127.0.0.1
 EOF
 
-run() { timeout 30 "$@" >>"$DIR/log/setup.log" 2>&1 || fail "failed: $*"; }
+# The daemons fork into the background: they must not inherit the lock's descriptor (9), or they would hold the
+# lock for as long as they run and every later caller would wait for it in vain.
+run() { timeout 30 "$@" >>"$DIR/log/setup.log" 2>&1 9>&- || fail "failed: $*"; }
 
 run ceph-authtool --create-keyring "$DIR/keyring" --gen-key -n mon. --cap mon 'allow *'
 run monmaptool --create --fsid "$FSID" --addv a "[v2:127.0.0.1:$MON_PORT]" "$DIR/monmap"

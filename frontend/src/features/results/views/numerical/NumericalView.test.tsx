@@ -123,7 +123,9 @@ describe('NumericalView', () => {
     expect((await saved[0]!.text).split('\r\n')).toEqual(['Frame,Time,"Battery"', '1,0:00,20', '2,0:01,21', '3,0:02,22', '4,0:03,23', '']);
   });
 
-  it('picks blocks with the keyboard, orders export columns top to bottom, and shows the current frame\'s text', async () => {
+  it('picks blocks with the keyboard, orders export columns and chart series top to bottom, and shows the current frame\'s text', async () => {
+    // The series picked first gets the smaller random id, so it comes first in the Selected Blocks table.
+    vi.spyOn(Math, 'random').mockReturnValueOnce(0.1).mockReturnValueOnce(0.9);
     renderView(chargerView(3));
     const user = userEvent.setup();
     act(() => chip('Power 150 kW').focus());
@@ -134,6 +136,8 @@ describe('NumericalView', () => {
     await user.keyboard(' ');
     expect(chip('Battery 20%')).toHaveAttribute('aria-pressed', 'true');
     expect(exportRows()[0]).toEqual(['Frame', 'Time', 'Battery 20% Block', 'Power 150 kW Block']);
+    expect(within(selectedTable()).getAllByRole('row').map((r) => r.textContent)).toEqual([expect.any(String), expect.stringContaining('Power'), expect.stringContaining('Battery')]);
+    expect(screen.getByRole('img', { name: 'Line chart of Battery 20% Block, Power 150 kW Block over time' })).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Next' }));
     expect(within(selectedTable()).getByRole('row', { name: /Power 150 kW Block/ })).toHaveTextContent('Power 149 kW');

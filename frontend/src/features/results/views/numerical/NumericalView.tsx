@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useReducer, useState } from 'react';
-import { DEFAULT_TRACKING_SETTINGS, defaultSeriesName, trackBlocks, type BlockSettings, type Track, type TrackingSettings } from '@frametext/text-analysis';
+import { DEFAULT_TRACKING_SETTINGS, defaultSeriesName, orderByPosition, trackBlocks, type BlockSettings, type Track, type TrackingSettings } from '@frametext/text-analysis';
 import { useAppDispatch } from '../../../../app/store';
 import { toastShown } from '../../../../app/uiSlice';
 import { Spinner } from '../../../../components/Spinner';
@@ -42,6 +42,8 @@ export default function NumericalView({ view }: ViewProps) {
 
   const rows = useMemo(() => inDisplayOrder(selection.blocks).map((b) => seriesOf(detections, b, tracks)), [selection.blocks, detections, tracks]);
   const series = useMemo(() => rows.map((r) => r.values), [rows]);
+  // The chart lists the series as export.csv does: top of the screen first (the table keeps the spec's order).
+  const chartSeries = useMemo(() => orderByPosition(series), [series]);
   const editing = rows.find((r) => r.block.uniqueID === selection.editing);
 
   const frame = view.frames[index]!;
@@ -138,7 +140,7 @@ export default function NumericalView({ view }: ViewProps) {
           <ExportTable frames={exportFrames} series={series} />
         </div>
       </div>
-      {series.length > 0 && <SeriesChart uploadName={view.uploadName} times={times} series={series} />}
+      {series.length > 0 && <SeriesChart uploadName={view.uploadName} times={times} series={chartSeries} />}
       {howToOpen && <HowToModal onClose={() => setHowToOpen(false)} />}
     </div>
   );
