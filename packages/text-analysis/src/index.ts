@@ -1,4 +1,5 @@
 export * from './geometry.js';
+export * from './text-runs.js';
 export * from './csv.js';
 export * from './time.js';
 export * from './slide-similarity.js';

@@ -1,4 +1,5 @@
 import { boundsOf, type Point, type Rect, type TextBlock } from './geometry.js';
+import { splitAtWideGaps } from './text-runs.js';
 
 /*
  * The layout of a frame's text as the Scroll view compares it: rows of text (lines), each made of horizontal
@@ -41,8 +42,6 @@ export interface LayoutLine {
 /** Pieces whose vertical centres are within this share of their average height (and at least 6 px) share a row. */
 export const LAYOUT_ROW_TOLERANCE = 0.6;
 export const LAYOUT_ROW_TOLERANCE_MIN_PX = 6;
-/** A horizontal gap wider than this many line heights starts a new segment (a price set apart at the right). */
-export const SEGMENT_GAP_FACTOR = 1.5;
 
 interface Piece {
   text: string;
@@ -77,23 +76,8 @@ function segmentOf(pieces: readonly Piece[]): LayoutSegment {
   return { text: pieces.map((p) => p.text).join(' '), left, right, top, bottom };
 }
 
-/** Cuts a row's pieces (left to right) wherever the gap between neighbours is wider than 1.5 line heights. */
-function segmentsOf(row: readonly Piece[]): LayoutSegment[] {
-  const height = row.reduce((sum, p) => sum + p.rect.h, 0) / row.length;
-  const segments: LayoutSegment[] = [];
-  let run: Piece[] = [];
-  let runRight = -Infinity;
-  for (const piece of row) {
-    if (run.length > 0 && piece.rect.x - runRight > SEGMENT_GAP_FACTOR * height) {
-      segments.push(segmentOf(run));
-      run = [];
-    }
-    run.push(piece);
-    runRight = Math.max(runRight, piece.rect.x + piece.rect.w);
-  }
-  if (run.length > 0) segments.push(segmentOf(run));
-  return segments;
-}
+/** A row's pieces (left to right) as segments, cut at wide gaps (text-runs.ts). */
+const segmentsOf = (row: readonly Piece[]): LayoutSegment[] => splitAtWideGaps(row, (p) => p.rect).map(segmentOf);
 
 /** Builds a line from segments (already left to right). */
 export function lineOf(segments: readonly LayoutSegment[]): LayoutLine {

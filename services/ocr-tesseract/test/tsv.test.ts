@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseTsv } from '../src/domain/tsv.js';
-import { mergeLines, splitAtColumnGaps, wantsMaskPass } from '../src/domain/recognize.js';
+import { mergeLines, wantsMaskPass } from '../src/domain/recognize.js';
 import { boxVertices, isAbsurdBox } from '../src/domain/geometry.js';
 
 const HEADER = 'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext';
@@ -30,21 +30,6 @@ describe('parseTsv', () => {
     expect(parseTsv('Error: no image')).toEqual([]);
     const lines = parseTsv([HEADER, 'garbage', row(4, 1, 0, [0, 0, 10, 10], -1), '5\t1\t1\t1\t1\t1\tx\t0\t10\t10\t90\tbad', row(5, 1, 1, [0, 0, 10, 10], 90, 'ok')].join('\n'));
     expect(lines.flatMap((l) => l.words.map((w) => w.text))).toEqual(['ok']);
-  });
-});
-
-describe('splitAtColumnGaps', () => {
-  const word = (text: string, left: number, width: number, height = 30) => ({ text, box: { left, top: 0, width, height }, confidence: 90 });
-
-  it('keeps running text together and splits a label from a value far to its right', () => {
-    const texts = (runs: ReturnType<typeof splitAtColumnGaps>) => runs.map((r) => r.map((w) => w.text).join(' '));
-    // Word gaps of 10 px at a height of 30: one run.
-    expect(texts(splitAtColumnGaps([word('Charging', 0, 120), word('at', 130, 30), word('full', 170, 50), word('speed', 230, 80)]))).toEqual(['Charging at full speed']);
-    // A 200 px gap after "Battery" (taller value: 60 px, so the limit is 90 px) starts a new run.
-    expect(texts(splitAtColumnGaps([word('Battery', 80, 140), word('45%', 420, 120, 60), word('now', 550, 60, 60)]))).toEqual(['Battery', '45% now']);
-    // Exactly at the limit stays together.
-    expect(texts(splitAtColumnGaps([word('a', 0, 10), word('b', 55, 10)]))).toEqual(['a b']);
-    expect(splitAtColumnGaps([])).toEqual([]);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { Detection, MediaContent, Word } from '@frametext/contracts';
+import { splitAtWideGaps } from '@frametext/text-analysis';
 import { boxArea, boxVertices, containment, iou, isAbsurdBox, unionBox, type Box } from './geometry.js';
 import { prepareFrame } from './preprocess.js';
 import { parseTsv, type TsvLine, type TsvWord } from './tsv.js';
@@ -49,41 +50,18 @@ function mean(values: number[]): number {
 }
 
 /**
- * A gap between two words wider than this many times the taller word's height ends one detection and starts
- * another. Word spacing in running text is well under one height; a dashboard's label and its value ("Battery",
- * then far to the right "45%"), or two table columns, sit much farther apart, and Tesseract still calls them one
- * line. Kept apart, a value keeps the same box on every frame, so the Numerical view can follow it.
- */
-export const COLUMN_GAP_FACTOR = 1.5;
-
-/** Splits a line's words (in reading order) where the gap between neighbours is a column gap. */
-export function splitAtColumnGaps(words: TsvWord[]): TsvWord[][] {
-  const runs: TsvWord[][] = [];
-  let run: TsvWord[] = [];
-  for (const word of words) {
-    const previous = run[run.length - 1];
-    if (previous) {
-      const gap = word.box.left - (previous.box.left + previous.box.width);
-      if (gap > COLUMN_GAP_FACTOR * Math.max(previous.box.height, word.box.height)) {
-        runs.push(run);
-        run = [];
-      }
-    }
-    run.push(word);
-  }
-  if (run.length > 0) runs.push(run);
-  return runs;
-}
-
-/**
- * Keeps the words worth showing (some text, a plausible box, a confidence above the floor) and splits the line
- * at column gaps: one candidate per run of words.
+ * Keeps the words worth showing (some text, a plausible box, a confidence above the floor) and cuts the line at
+ * wide gaps (a dashboard's label and its value far to the right): one candidate per run of words, so a value keeps
+ * the same box on every frame whether or not Tesseract joined it to its label, and tracking can follow it.
  */
 function cleanLine(line: TsvLine, width: number, height: number, minConfidence: number): Candidate[] {
   const words = line.words
     .map((w) => ({ ...w, text: w.text.trim() }))
     .filter((w) => w.text.length > 0 && w.confidence >= minConfidence && !isAbsurdBox(w.box, width, height));
-  return splitAtColumnGaps(words).map((run) => ({ words: run, confidence: mean(run.map((w) => w.confidence)) }));
+  return splitAtWideGaps(words, (w) => ({ x: w.box.left, y: w.box.top, w: w.box.width, h: w.box.height })).map((run) => ({
+    words: run,
+    confidence: mean(run.map((w) => w.confidence)),
+  }));
 }
 
 /** The same word read by both passes: boxes that mostly coincide, or one inside the other. */
