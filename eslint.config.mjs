@@ -1,8 +1,22 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import reactHooks from 'eslint-plugin-react-hooks';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import { readdirSync } from 'node:fs';
+
+// The SPA's layers (docs/frontend.md): shared (components, hooks, lib, styles, testing) -> features -> app.
+// A feature imports the shared layer and itself, never another feature nor app; the shared layer imports no
+// feature and not app. Read from the folder, so a new feature is fenced in the day it is created.
+const SPA = 'frontend/src';
+const FEATURES = readdirSync(new URL(`./${SPA}/features`, import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+const SHARED = ['components', 'hooks', 'lib', 'styles', 'testing'].map((dir) => `./${SPA}/${dir}`);
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '.data/**', 'test-results/**', '**/*.mjs', '**/*.cjs', 'vitest.config.ts'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '.data/**', 'test-results/**', '**/*.mjs', '**/*.cjs', 'vitest.config.ts', 'vitest.containers.config.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -18,5 +32,37 @@ export default tseslint.config(
   {
     files: ['**/test/**', '**/*.test.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    files: [`${SPA}/**/*.{ts,tsx}`],
+    plugins: { 'import-x': importX, 'react-hooks': reactHooks },
+    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: `${SPA}/../tsconfig.json` })] },
+    rules: {
+      ...reactHooks.configs.flat['recommended-latest'].rules,
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...FEATURES.map((name) => ({
+              target: `./${SPA}/features/${name}`,
+              from: `./${SPA}/features`,
+              except: [`./${name}`],
+              message: 'Features do not import each other: move what both need into the shared layer (components, hooks, lib), or compose them in app/.',
+            })),
+            { target: `./${SPA}/features`, from: `./${SPA}/app`, message: 'Features do not import app/: app composes the features.' },
+            { target: SHARED, from: [`./${SPA}/features`, `./${SPA}/app`], message: 'The shared layer imports no feature and not app/.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: [`${SPA}/**/*.tsx`],
+    ...jsxA11y.flatConfigs.recommended,
+    rules: {
+      ...jsxA11y.flatConfigs.recommended.rules,
+      // A scrollable table or text must be reachable by keyboard to scroll it (WCAG 2.1.1); it is a labelled region.
+      'jsx-a11y/no-noninteractive-tabindex': ['error', { tags: [], roles: ['tabpanel', 'region'], allowExpressionValues: true }],
+    },
   },
 );

@@ -1,6 +1,6 @@
 // `npm test`: provision like `npm start`, then typecheck, lint and run every test.
-// Files named *.serial.test.ts disturb shared infrastructure (they restart the broker) and run alone after the
-// rest; the browser tests (frontend/e2e) come last.
+// Files named *.serial.test.ts disturb shared infrastructure (they restart the broker or the database, or take the
+// real ports) and run alone after the rest; the browser tests (frontend/e2e) come last.
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { provision } from './lib/provision.mjs';

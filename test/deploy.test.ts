@@ -1,37 +1,85 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { SERVICE_PORTS } from '../services/gateway/src/config.js';
+import { SERVICE_REGISTRY, serviceUrlSetting } from '@frametext/contracts';
+import { LOCAL_IMAGES, LOCAL_VERSIONS } from '../scripts/lib/local-images.mjs';
 
-// Offline checks of the container and Kubernetes files: what an operator relies on when deploying.
+// Offline checks of the container and Kubernetes files against the service registry: what an operator relies on
+// when deploying. The images themselves are built and run by `npm run test:containers`.
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
-const APP_SERVICES = Object.keys(SERVICE_PORTS) as (keyof typeof SERVICE_PORTS)[];
+const APP_SERVICES = SERVICE_REGISTRY.map((s) => s.name);
+const PORT = Object.fromEntries(SERVICE_REGISTRY.map((s) => [s.name, s.port])) as Record<string, number>;
+const INFRA = ['postgres', 'rabbitmq', 'object-store'];
+const SECRETS = ['POSTGRES_PASSWORD', 'RABBITMQ_PASSWORD', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'STORAGE_SIGNING_SECRET', 'SERVICE_TOKEN_SECRET', 'JWT_KEY_PASSPHRASE'];
+/** registry/name:version with at least major.minor, never `latest`. */
+const PINNED = /^([a-z0-9.-]+\/)*[a-z0-9-]+:v?\d+\.\d+(\.\d+)?(-[a-z0-9]+)?$/;
 
 type Doc = Record<string, any>;
 
-describe('docker-compose.yml', () => {
-  const compose = parse(read('docker-compose.yml'), { merge: true }) as Doc;
-  const services = compose.services as Record<string, Doc>;
+const compose = parse(read('docker-compose.yml'), { merge: true }) as Doc;
+const services = compose.services as Record<string, Doc>;
+const major = (image: string) => /:v?(\d+)/.exec(image)?.[1];
 
+describe('docker-compose.yml', () => {
   const hasCompose = spawnSync('which', ['docker-compose']).status === 0;
   if (!hasCompose) console.warn('deploy.test: docker-compose is not installed; skipping `docker-compose config -q` (the YAML checks below still run)');
-  it.skipIf(!hasCompose)('is accepted by docker-compose config', () => {
-    execFileSync('docker-compose', ['-f', 'docker-compose.yml', 'config', '-q'], { cwd: root, stdio: 'pipe', timeout: 20_000 });
+  it.skipIf(!hasCompose)('is accepted by docker-compose config, with and without the local override, once the secrets are given', () => {
+    const env = { ...process.env, ...Object.fromEntries(SECRETS.map((s) => [s, 'x'.repeat(32)])) };
+    // An empty env file, so a developer's own .env plays no part.
+    const dir = mkdtempSync(path.join(tmpdir(), 'deploy-test-'));
+    writeFileSync(path.join(dir, 'empty.env'), '');
+    try {
+      for (const files of [['docker-compose.yml'], ['docker-compose.yml', 'docker-compose.local.yml']]) {
+        execFileSync('docker-compose', [...files.flatMap((f) => ['-f', f]), '--env-file', path.join(dir, 'empty.env'), 'config', '-q'], { cwd: root, env, stdio: 'pipe', timeout: 20_000 });
+      }
+      const missing = spawnSync('docker-compose', ['-f', 'docker-compose.yml', '--env-file', path.join(dir, 'empty.env'), 'config', '-q'], { cwd: root, encoding: 'utf8', timeout: 20_000 });
+      expect(missing.status, 'compose must refuse to run without the secrets').not.toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
-  it('runs every service, built from the one Dockerfile, plus postgres, rabbitmq and minio', () => {
+  it('runs every service of the registry, built from the one Dockerfile, plus postgres, rabbitmq and the object store', () => {
+    expect(Object.keys(services).sort()).toEqual([...INFRA, ...APP_SERVICES].sort());
     for (const name of APP_SERVICES) {
       expect(services[name]?.build?.dockerfile, name).toBe('deploy/Dockerfile');
       expect(services[name]?.build?.args?.SERVICE, name).toBe(name);
-      expect(String(services[name]?.environment?.PORT), name).toBe(String(SERVICE_PORTS[name]));
+      expect(String(services[name]?.environment?.PORT), name).toBe(String(PORT[name]));
+      expect(services[name]?.image, name).toBe(`frametext/${name}:\${TAG:-dev}`);
     }
-    expect(services.postgres?.image).toBe('postgres:16');
-    expect(services.rabbitmq?.image).toBe('rabbitmq:3-management');
-    expect(services.minio?.image).toMatch(/^minio\/minio/);
+  });
+
+  it('pulls only pinned, maintained images: no latest, no MinIO, Node 24 LTS for the services', () => {
+    for (const name of INFRA) expect(services[name]!.image, name).toMatch(PINNED);
+    expect(JSON.stringify(compose)).not.toMatch(/minio\//);
+    expect(major(services.postgres!.image)).toBe('17');
+    expect(major(services.rabbitmq!.image)).toBe('4');
+    expect(services['object-store']!.image).toMatch(/^quay\.io\/ceph\/ceph:v\d+\.\d+\.\d+$/);
+    const nodeImage = /\$\{NODE_IMAGE:-([^}]+)\}/.exec(read('docker-compose.yml'))?.[1];
+    expect(nodeImage).toBe(/^ARG NODE_IMAGE=(.+)$/m.exec(read('deploy/Dockerfile'))?.[1]);
+    expect(nodeImage).toMatch(/^node:24\.\d+\.\d+-[a-z]+-slim$/);
+  });
+
+  it('restarts every container and stops the object store gracefully', () => {
+    for (const [name, s] of Object.entries(services)) expect(s.restart, name).toBe('unless-stopped');
+    expect(services['object-store']!.stop_grace_period).toBeTruthy();
+  });
+
+  it('takes every secret from .env with no default, and .env.example names each setting compose reads', () => {
+    const text = read('docker-compose.yml');
+    for (const secret of SECRETS) {
+      expect(text, secret).toContain(`\${${secret}:?`);
+      expect(text, secret).not.toMatch(new RegExp(`\\$\\{${secret}:-`));
+    }
+    const example = read('.env.example');
+    for (const [, name] of text.matchAll(/\$\{([A-Z_]+)[:}]/g)) expect(example, name).toMatch(new RegExp(`^${name}=`, 'm'));
   });
 
   it('publishes ports for the gateway only, and keeps the rest on the internal network', () => {
@@ -48,17 +96,41 @@ describe('docker-compose.yml', () => {
   it('gives every container a health check and starts services only after healthy infrastructure', () => {
     for (const [name, s] of Object.entries(services)) expect(s.healthcheck?.test, name).toBeTruthy();
     for (const name of APP_SERVICES.filter((n) => n !== 'gateway')) {
-      for (const infra of ['postgres', 'rabbitmq', 'minio']) expect(services[name]?.depends_on?.[infra]?.condition, `${name} -> ${infra}`).toBe('service_healthy');
+      for (const infra of INFRA) expect(services[name]?.depends_on?.[infra]?.condition, `${name} -> ${infra}`).toBe('service_healthy');
       expect(services[name]?.environment?.DATABASE_URL, name).toMatch(/@postgres:5432\//);
       expect(services[name]?.environment?.STORAGE_DRIVER, name).toBe('s3');
+      expect(services[name]?.environment?.S3_ENDPOINT, name).toBe('http://object-store:7480');
     }
   });
 
-  it('points the gateway at each service by its compose name and port', () => {
+  it('points the gateway at each service, and upload at billing, by compose name and registry port', () => {
     const env = services.gateway!.environment as Record<string, string>;
-    for (const name of APP_SERVICES.filter((n) => n !== 'gateway')) {
-      expect(env[`${name.toUpperCase().replace(/-/g, '_')}_URL`]).toBe(`http://${name}:${SERVICE_PORTS[name]}`);
+    for (const name of APP_SERVICES.filter((n) => n !== 'gateway')) expect(env[serviceUrlSetting(name)], name).toBe(`http://${name}:${PORT[name]}`);
+    expect(services.upload!.environment.BILLING_URL).toBe(`http://billing:${PORT.billing}`);
+    expect(services.identity!.environment.JWT_KEY_PASSPHRASE).toBeTruthy();
+  });
+});
+
+describe('docker-compose.local.yml', () => {
+  const local = parse(read('docker-compose.local.yml')) as Doc;
+
+  it('changes only the images of the infrastructure, to the locally built ones', () => {
+    expect(Object.keys(local)).toEqual(['services']);
+    expect(Object.keys(local.services).sort()).toEqual([...INFRA].sort());
+    for (const [name, s] of Object.entries(local.services as Record<string, Doc>)) {
+      expect(Object.keys(s), name).toEqual(['image']);
+      expect(s.image, name).toMatch(/^localhost\/frametext-/);
     }
+    expect(local.services.postgres.image).toBe(LOCAL_IMAGES.postgres);
+    expect(local.services.rabbitmq.image).toBe(LOCAL_IMAGES.rabbitmq);
+    expect(local.services['object-store'].image).toBe(LOCAL_IMAGES.objectStore);
+  });
+
+  it('builds the local stand-ins on the same majors as the pinned images', () => {
+    expect(/^ARG PG_MAJOR=(\d+)$/m.exec(read('deploy/local/postgres.Containerfile'))?.[1]).toBe(major(services.postgres!.image));
+    const nodeImage = /^ARG NODE_IMAGE=node:(\d+)\.(\d+)\.(\d+)-([a-z]+)-slim$/m.exec(read('deploy/Dockerfile'));
+    expect(LOCAL_VERSIONS.node).toBe(`${nodeImage?.[1]}.${nodeImage?.[2]}.${nodeImage?.[3]}`);
+    expect(LOCAL_VERSIONS.debianSuite).toBe(nodeImage?.[4]);
   });
 });
 
@@ -79,10 +151,12 @@ describe('k8s manifests', () => {
     expect(service, `Service ${name}`).toBeDefined();
     const pod = deployment!.spec.template.spec;
     const [container] = pod.containers as Doc[];
+    expect(container!.image).toBe(`frametext/${name}:dev`);
     expect(container!.readinessProbe.httpGet.path).toBe('/health/ready');
     expect(container!.livenessProbe.httpGet.path).toBe('/health/live');
-    expect(container!.ports[0].containerPort).toBe(SERVICE_PORTS[name]);
-    expect(service!.spec.ports[0].port).toBe(SERVICE_PORTS[name]);
+    expect(container!.ports[0].containerPort).toBe(PORT[name]);
+    expect(service!.spec.ports[0].port).toBe(PORT[name]);
+    expect((container!.env as Doc[]).find((e) => e.name === 'PORT')?.value).toBe(String(PORT[name]));
     expect(service!.spec.selector).toEqual(deployment!.spec.selector.matchLabels);
     expect(pod.securityContext?.runAsNonRoot ?? container!.securityContext?.runAsNonRoot).toBe(true);
     expect(container!.resources.limits.cpu).toBeTruthy();
@@ -93,14 +167,23 @@ describe('k8s manifests', () => {
     expect((pod.volumes as Doc[]).find((v) => v.name === tmp?.name)?.emptyDir).toBeDefined();
   });
 
+  it('has a Deployment and a Service for the registry services only, and points each at its peers by registry port', () => {
+    const deployments = docs.filter((d) => d.kind === 'Deployment').map((d) => d.metadata.name);
+    expect(deployments.sort()).toEqual([...APP_SERVICES].sort());
+    const config = find('ConfigMap', 'frametext-config')!.data as Record<string, string>;
+    for (const name of APP_SERVICES.filter((n) => n !== 'gateway')) expect(config[serviceUrlSetting(name)], name).toBe(`http://${name}:${PORT[name]}`);
+    expect(config.S3_ENDPOINT).toBe('http://object-store:7480');
+  });
+
   it('exposes only the gateway through the Ingress, and lets only the gateway reach the services', () => {
     const ingresses = docs.filter((d) => d.kind === 'Ingress');
     const backends = ingresses.flatMap((i) => (i.spec.rules as Doc[]).flatMap((r) => (r.http.paths as Doc[]).map((p) => p.backend.service.name)));
     expect(new Set(backends)).toEqual(new Set(['gateway']));
-    const services = find('NetworkPolicy', 'services-from-gateway');
-    expect(services?.spec.podSelector.matchLabels['frametext.io/tier']).toBe('service');
-    expect(services?.spec.ingress[0].from).toEqual([{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'gateway' } } }]);
+    const policy = find('NetworkPolicy', 'services-from-gateway');
+    expect(policy?.spec.podSelector.matchLabels['frametext.io/tier']).toBe('service');
+    expect(policy?.spec.ingress[0].from).toEqual([{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'gateway' } } }]);
     expect(find('NetworkPolicy', 'default-deny-ingress')?.spec.podSelector).toEqual({});
+    expect(find('NetworkPolicy', 'object-store-from-services-and-gateway')?.spec.podSelector.matchLabels['app.kubernetes.io/name']).toBe('object-store');
     for (const name of APP_SERVICES.filter((n) => n !== 'gateway')) {
       expect(find('Deployment', name)!.spec.template.metadata.labels['frametext.io/tier'], name).toBe('service');
     }
@@ -112,25 +195,51 @@ describe('k8s manifests', () => {
     expect(hpa?.spec.maxReplicas).toBeGreaterThan(hpa?.spec.minReplicas);
   });
 
-  it('runs postgres, rabbitmq and minio as StatefulSets', () => {
-    for (const name of ['postgres', 'rabbitmq', 'minio']) expect(find('StatefulSet', name), name).toBeDefined();
+  it('runs postgres, rabbitmq and the object store as StatefulSets on the images compose pins', () => {
+    for (const name of INFRA) {
+      const set = find('StatefulSet', name);
+      expect(set, name).toBeDefined();
+      expect(set!.spec.template.spec.containers[0].image, name).toBe(services[name]!.image);
+    }
+  });
+
+  it("starts the object store with the compose script (kustomize's copy of it)", () => {
+    expect(read('k8s/object-store/ceph-s3.sh')).toBe(read('deploy/object-store/ceph-s3.sh'));
+    expect(kustomization.configMapGenerator).toEqual([{ name: 'frametext-object-store', files: ['object-store/ceph-s3.sh'] }]);
   });
 });
 
 describe('image recipe', () => {
   const dockerfile = read('deploy/Dockerfile');
 
-  it('pins the pnpm of package.json and runs as a non-root user with a health check', () => {
+  it('pins the pnpm of package.json and runs as a non-root user under tini with a health check', () => {
     const pinned = (JSON.parse(read('package.json')) as { packageManager: string }).packageManager.replace('pnpm@', '');
     expect(dockerfile).toContain(`pnpm@${pinned}`);
     expect(dockerfile).toMatch(/^ARG SERVICE$/m);
     expect(dockerfile).toMatch(/^USER 1000:1000$/m);
     expect(dockerfile).toMatch(/^HEALTHCHECK .*healthcheck\.mjs/m);
+    expect(dockerfile).toMatch(/^ENTRYPOINT \["\/usr\/bin\/tini", "--"\]$/m);
   });
 
-  it("health check script's default ports match the port table", () => {
-    const block = /DEFAULT_PORTS = \{([^}]*)\}/.exec(read('deploy/healthcheck.mjs'))?.[1] ?? '';
-    const ports = Object.fromEntries([...block.matchAll(/'?([a-z-]+)'?: (\d+)/g)].map((m) => [m[1], Number(m[2])]));
-    expect(ports).toEqual(SERVICE_PORTS);
+  it('keeps build settings out of the runtime image and source maps out of the public folder', () => {
+    const runtime = dockerfile.slice(dockerfile.indexOf('AS runtime'));
+    expect(runtime).not.toMatch(/NODE_EXTRA_CA_CERTS|COREPACK_|npm_config/);
+    expect(dockerfile).toContain("find /out/public -name '*.map' -delete");
+    expect(read('frontend/vite.config.ts')).toMatch(/sourcemap: false/);
+  });
+
+  it('health check answers for the port it is given, and finds a service port in the registry', async () => {
+    const server = createServer((req, res) => res.writeHead(req.url === '/health/live' ? 200 : 404).end());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const exitCode = (env: Record<string, string>) =>
+      new Promise<number | null>((resolve) => spawn(process.execPath, [path.join(root, 'deploy/healthcheck.mjs')], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: 'ignore' }).on('exit', resolve));
+    try {
+      expect(await exitCode({ PORT: String(port) })).toBe(0);
+      expect(await exitCode({ SERVICE: 'not-a-service' })).toBe(1);
+    } finally {
+      server.close();
+    }
+    expect(dockerfile).toContain('cp deploy/healthcheck.mjs packages/contracts/src/registry.js /out/');
   });
 });

@@ -7,6 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chargerValues, ffmpeg, makeChargerVideo, makePhotoSeries, makeSlidesVideo } from '@frametext/sample-media';
+import { defaultBlockSettings, numericalCsv, seriesValues } from '../packages/text-analysis/src/index.js';
+import { purgeStoredFiles } from '../services/results/src/domain/deletion.js';
+import { failStalledUploads } from '../services/results/src/domain/watchdog.js';
 import { startPipelineStack, type PipelineStack } from './support/pipeline-stack.js';
 
 let stack: PipelineStack;
@@ -106,6 +109,68 @@ describe('a video through the whole pipeline', () => {
   });
 });
 
+describe('the Cloud AI engine (ocr-cloud against a local fake of Google Cloud Vision and Translation)', () => {
+  it('is offered while its worker runs, reads and translates captions, and charges 1 credit a frame', async () => {
+    const engines = (await stack.api('GET', '/config')).body.engines as { engine: string; available: boolean }[];
+    expect(engines.find((e) => e.engine === 'cloud')).toMatchObject({ available: true });
+
+    stack.google.fallback = 'captions-fr';
+    stack.google.translate('en', { 'Je ne pense pas que nous devrions y aller ce soir.': 'I don’t think we should go there tonight.', 'INFO RÉGIONALE': 'REGIONAL NEWS' });
+    const { token } = await stack.signUp();
+    const before = await credits(token);
+    const video = await makeChargerVideo({ dir, seconds: 6, name: 'cloud-captions.mp4' });
+    const uploadID = await uploadVideo(token, video.path, {
+      uploadName: 'Le journal',
+      duration: video.durationSeconds,
+      targetFrameRate: 1 / 3,
+      ocrType: 'cloud',
+      mediaContent: 'captions',
+      originalLanguage: 'fr',
+      targetLanguage: 'en',
+    });
+    expect(await credits(token)).toBe(before - 2); // 2 frames at 1 credit each, held
+    await stack.api('POST', '/uploadComplete', { uploadID }, token);
+    const { final } = await follow(token, uploadID);
+    expect(final).toMatchObject({ status: 'processed', framesTotal: 2 });
+    expect(await credits(token)).toBe(before - 2);
+
+    const details = (await stack.api('GET', `/getUploadDetails/${uploadID}?mode=captions`, undefined, token)).body;
+    expect(details.uploadData).toMatchObject({ ocrType: 'cloud', originalLanguage: 'fr', targetLanguage: 'en' });
+    const frames = details.results.results as { text: string; originalText?: string; vertices: { x: number; y: number }[] }[][];
+    expect(frames).toHaveLength(2);
+    for (const detections of frames) {
+      expect(detections.map((d) => [d.text, d.originalText])).toEqual([
+        ['REGIONAL NEWS', 'INFO RÉGIONALE'],
+        ['I don’t think we should go there tonight.', 'Je ne pense pas que nous devrions y aller ce soir.'],
+      ]);
+    }
+    expect(details.results.linesByFrame[0].map((l: { text: string }) => l.text)).toContain('I don’t think we should go there tonight.');
+    // The numerical CSV gets its translated and original columns from originalText.
+    const series = seriesValues(frames, [0, 1].map((frame) => ({ frame, index: 1 })), 'Caption', defaultBlockSettings(''));
+    const csv = numericalCsv([{ t: 0 }, { t: 3 }], [series]);
+    expect(csv).toContain('"Caption (translated)","Caption (original)"');
+    expect(csv).toContain('I don’t think we should go there tonight.,Je ne pense pas que nous devrions y aller ce soir.');
+  });
+
+  it('fails the upload with a reason a person can read when Google refuses the credentials, and gives the credits back', async () => {
+    stack.google.visionDown = 401;
+    try {
+      const { token } = await stack.signUp();
+      const before = await credits(token);
+      const video = await makeChargerVideo({ dir, seconds: 6, name: 'cloud-refused.mp4' });
+      const uploadID = await uploadVideo(token, video.path, { uploadName: 'Refused', duration: video.durationSeconds, targetFrameRate: 1 / 3, ocrType: 'cloud', mediaContent: 'numerical' });
+      expect(await credits(token)).toBe(before - 2);
+      await stack.api('POST', '/uploadComplete', { uploadID }, token);
+      const { final } = await follow(token, uploadID);
+      expect(final.status).toBe('failed');
+      expect(final.failureReason).toMatch(/^Cloud AI could not sign in to Google Cloud/);
+      expect(await credits(token)).toBe(before);
+    } finally {
+      stack.google.visionDown = undefined;
+    }
+  });
+});
+
 describe('a photo series', () => {
   it('comes back in capture-time order when asked, whatever the file names', async () => {
     const { token } = await stack.signUp();
@@ -157,4 +222,135 @@ describe('bad media', () => {
     expect(final.failureReason).toMatch(/video/i);
     await expect.poll(() => credits(token), { timeout: 10_000 }).toBe(before);
   });
+});
+
+describe('credits always come back', () => {
+  /** Waits until results has handled every ocr.completed.v1 the OCR workers published for the upload (`frames` of them). */
+  async function lateFramesHandled(uploadID: string, frames: number) {
+    await expect
+      .poll(
+        async () => {
+          const sent = await stack.db('ocr-tesseract')('outbox').where({ type: 'ocr.completed.v1' }).whereNotNull('published_at').whereRaw(`envelope->'data'->>'uploadId' = ?`, [uploadID]).pluck('id');
+          if (sent.length < frames) return false;
+          const handled = await stack.db('results')('inbox').whereIn('message_id', sent).count({ n: '*' }).first();
+          return Number(handled?.n) === sent.length;
+        },
+        { timeout: 60_000, interval: 200 },
+      )
+      .toBe(true);
+  }
+
+  /** Starts a 4-frame video and waits until its frames are extracted, with the OCR workers stopped so that none is read. */
+  async function uploadStuckMidProcessing(token: string, name: string) {
+    await stack.stopOcrWorkers();
+    const video = await makeChargerVideo({ dir, seconds: 12 });
+    const uploadID = await uploadVideo(token, video.path, { uploadName: name, duration: video.durationSeconds, targetFrameRate: 1 / 3, mediaContent: 'numerical' });
+    expect((await stack.api('POST', '/uploadComplete', { uploadID }, token)).status).toBe(200);
+    await expect.poll(async () => (await stack.api('GET', `/checkUploadStatus/${uploadID}`, undefined, token)).body?.data, { timeout: 60_000, interval: 200 }).toMatchObject({ status: 'processing', framesDone: 0, framesTotal: 4 });
+    return uploadID;
+  }
+
+  it('deleting an upload mid-processing gives its credits back, and the upload stays gone while its frames are still read', async () => {
+    const { token } = await stack.signUp();
+    const before = await credits(token);
+    let uploadID: string;
+    try {
+      uploadID = await uploadStuckMidProcessing(token, 'Changed my mind');
+      expect(await credits(token)).toBe(before - 1);
+
+      const deleted = await stack.api('POST', '/deleteUploads', { uploads: [uploadID], deleteUploads: true }, token);
+      expect(deleted.body).toEqual({ data: { deleted: [uploadID] } });
+      await expect.poll(() => credits(token), { timeout: 10_000 }).toBe(before);
+    } finally {
+      // The queued frames are read now, after the delete.
+      await stack.addOcrWorker();
+    }
+    await lateFramesHandled(uploadID, 4);
+
+    expect((await stack.api('GET', `/checkUploadStatus/${uploadID}`, undefined, token)).status).toBe(404);
+    expect((await stack.api('GET', '/getUploads', undefined, token)).body.data.uploads).toEqual([]);
+    expect(await stack.results.storage.list(`uploads/${uploadID}`)).toEqual([]);
+    expect(await credits(token)).toBe(before);
+  }, 120_000);
+
+  it('deleting the account ends its token within seconds, deletes its uploads and their files, and releases what was held', async () => {
+    const me = await stack.signUp();
+    const someoneElse = await stack.signUp();
+    // One upload read to the end, one stuck mid-processing (its credits still held).
+    const video = await makeChargerVideo({ dir, seconds: 6 });
+    const done = await uploadVideo(me.token, video.path, { uploadName: 'Read', duration: video.durationSeconds, targetFrameRate: 1 / 3, mediaContent: 'numerical' });
+    expect((await stack.api('POST', '/uploadComplete', { uploadID: done }, me.token)).status).toBe(200);
+    expect((await follow(me.token, done)).final.status).toBe('processed');
+    let stuck: string;
+    const billing = stack.db('billing');
+    try {
+      stuck = await uploadStuckMidProcessing(me.token, 'Still reading');
+      expect(await billing('reservations').where({ upload_id: stuck }).first()).toMatchObject({ status: 'confirmed', credits_reserved: 1 });
+      const listed = (await stack.api('GET', '/getUploads', undefined, me.token)).body.data.uploads.map((u: { id: string }) => u.id);
+      expect(listed.sort()).toEqual([done, stuck].sort());
+
+      // The wrong password first: refused as a log-in would be, and nothing happens.
+      const wrong = await stack.api('POST', '/auth/delete-account', { refreshToken: me.refreshToken, password: 'not-my-password' });
+      expect(wrong.status).toBe(401);
+      expect(wrong.body.error.message).toBe('Invalid email or password.');
+      expect((await stack.api('GET', '/getUploads', undefined, me.token)).status).toBe(200);
+
+      const res = await stack.api('POST', '/auth/delete-account', { refreshToken: me.refreshToken, password: me.password });
+      expect(res.status).toBe(204);
+      // Every service follows identity's feed of ended sessions: the gateway refuses the token within seconds.
+      await expect.poll(async () => (await stack.api('GET', '/getUploads', undefined, me.token)).status, { timeout: 10_000, interval: 200 }).toBe(403);
+      expect((await stack.api('GET', '/getUserData', undefined, me.token)).status).toBe(403);
+      expect((await stack.api('POST', '/getUploadURL', { kind: 'video', isVideo: true, mimeType: 'video/mp4', fileName: 'a.mp4', uploadName: 'After', duration: 6, targetFrameRate: 1 / 3, ocrType: 'server', mediaContent: 'numerical' }, me.token)).status).toBe(403);
+      expect((await stack.api('POST', '/auth/login', { email: me.email, password: me.password })).status).toBe(401);
+      // The others are not affected.
+      expect((await stack.api('GET', '/getUploads', undefined, someoneElse.token)).status).toBe(200);
+
+      // results deleted both uploads and their files; billing released the hold of the one still being read.
+      await expect.poll(async () => stack.db('results')('uploads').where({ user_id: me.uid }).pluck('id'), { timeout: 10_000 }).toEqual([]);
+      for (const id of [done, stuck]) await expect.poll(() => stack.results.storage.list(`uploads/${id}`), { timeout: 10_000 }).toEqual([]);
+      await expect.poll(async () => billing('reservations').where({ upload_id: stuck }).first(), { timeout: 10_000 }).toMatchObject({ status: 'settled', settled_by: 'deleted', credits_released: 1 });
+      // The processed upload's charge stays; what the account still held is forfeited; the books balance at 0.
+      await expect.poll(async () => billing('accounts').where({ user_id: me.uid }).first(), { timeout: 10_000 }).toMatchObject({ email: null, balance: 0 });
+      const ledger = await billing('ledger').where({ user_id: me.uid }).orderBy('id').select('kind', 'credits', 'upload_id');
+      expect(ledger).toContainEqual({ kind: 'release', credits: 1, upload_id: stuck });
+      expect(ledger).toContainEqual({ kind: 'capture', credits: 1, upload_id: done });
+      expect(ledger.reduce((sum: number, m: { kind: string; credits: number }) => sum + (['grant', 'purchase', 'release'].includes(m.kind) ? m.credits : m.kind === 'capture' ? 0 : -m.credits), 0)).toBe(0);
+    } finally {
+      await stack.addOcrWorker();
+    }
+    // The frames still queued are read now; the upload stays gone.
+    await lateFramesHandled(stuck, 4);
+    expect(await stack.db('results')('uploads').where({ id: stuck }).first()).toBeUndefined();
+    expect(await stack.results.storage.list(`uploads/${stuck}`)).toEqual([]);
+
+    // The address is free again: the same person can start afresh.
+    const again = await stack.api('POST', '/auth/signup', { email: me.email, password: me.password });
+    expect(again.status).toBe(201);
+    expect(again.body.user.uid).not.toBe(me.uid);
+  }, 180_000);
+
+  it('the watchdog fails an upload that stopped moving, says why, and gives its credits back', async () => {
+    const { token } = await stack.signUp();
+    const before = await credits(token);
+    let uploadID: string;
+    try {
+      uploadID = await uploadStuckMidProcessing(token, 'Stuck');
+      // An hour passes without a frame being read.
+      expect(await failStalledUploads(stack.results, new Date(Date.now() + (stack.results.config.STALLED_AFTER_MINUTES + 1) * 60_000))).toEqual([uploadID]);
+      await expect.poll(() => credits(token), { timeout: 10_000 }).toBe(before);
+    } finally {
+      await stack.addOcrWorker();
+    }
+    await lateFramesHandled(uploadID, 4);
+
+    const status = (await stack.api('GET', `/checkUploadStatus/${uploadID}`, undefined, token)).body.data;
+    expect(status).toMatchObject({ status: 'failed', framesDone: 0, framesTotal: 4 });
+    expect(status.failureReason).toMatch(/^Processing stopped: no frame was read for \d+ minutes \(0 of 4 done\)\. The credits held for it have been returned/);
+    const [listed] = (await stack.api('GET', '/getUploads', undefined, token)).body.data.uploads;
+    expect(listed).toMatchObject({ id: uploadID, status: 'failed', imageUrl: null });
+    // Its files go at the purge job's next run.
+    await purgeStoredFiles(stack.results);
+    expect(await stack.results.storage.list(`uploads/${uploadID}`)).toEqual([]);
+    expect(await credits(token)).toBe(before);
+  }, 120_000);
 });

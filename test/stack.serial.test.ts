@@ -1,47 +1,20 @@
 // The product as `npm start` runs it: every service built and started as its own process, behind the gateway
 // on :8080. Serial because it takes the real ports; it needs a build (`npm test` builds first).
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, SERVICES, startServices, waitUntilHealthy } from '../scripts/lib/services.mjs';
-import { portOpen } from '../scripts/lib/sh.mjs';
+import { startIsolatedProduct } from '../scripts/lib/isolated-product.mjs';
+import { SERVICES } from '../scripts/lib/services.mjs';
 
 const base = 'http://localhost:8080';
-const VHOST = 'frametext_stack_test';
-const dataDir = mkdtempSync(path.join(tmpdir(), 'frametext-stack-'));
-let running: ReturnType<typeof startServices> | undefined;
+let product: Awaited<ReturnType<typeof startIsolatedProduct>> | undefined;
+let running: Awaited<ReturnType<typeof startIsolatedProduct>>['running'] | undefined;
 
 beforeAll(async () => {
-  for (const service of SERVICES) {
-    if (!existsSync(path.join(ROOT, 'services', service, 'dist', 'main.js'))) throw new Error(`services/${service} is not built: run pnpm run build (npm test does)`);
-  }
-  if (await portOpen(8080)) throw new Error('port 8080 is taken (is `npm start` running?): stop it to run this test');
-  // A RabbitMQ virtual host and a database of its own, so this run never meets a real installation's queues or data.
-  try {
-    execFileSync('rabbitmqctl', ['add_vhost', VHOST], { stdio: 'ignore' });
-  } catch {
-    // Left by an interrupted run: reuse it.
-  }
-  execFileSync('rabbitmqctl', ['set_permissions', '-p', VHOST, 'guest', '.*', '.*', '.*'], { stdio: 'ignore' });
-  running = startServices({
-    quiet: true,
-    env: {
-      DATA_DIR: dataDir,
-      DATABASE_URL: 'postgres://postgres:postgres@127.0.0.1:5432/frametext_stack_test',
-      RABBITMQ_URL: `amqp://guest:guest@127.0.0.1:5672/${VHOST}`,
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'test',
-    },
-  });
-  await waitUntilHealthy(base, 90_000);
+  product = await startIsolatedProduct('stack_test', { LOG_LEVEL: 'warn', NODE_ENV: 'test' }, 90_000);
+  running = product.running;
 }, 120_000);
 
 afterAll(async () => {
-  await running?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-  execFileSync('rabbitmqctl', ['delete_vhost', VHOST], { stdio: 'ignore' });
+  await product?.stop();
 }, 60_000);
 
 describe('the whole product, one process per service', () => {

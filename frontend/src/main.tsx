@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router-dom';
-import { makeStore, persistAndSync } from './app/store';
+import { makeStore, persistAndSync } from './lib/store';
 import { createRouter } from './app/routes';
 import './styles/global.css';
 

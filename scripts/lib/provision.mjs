@@ -37,7 +37,7 @@ async function aptInstall(packages) {
   await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { env });
 }
 
-async function ensureBinaries(list) {
+export async function ensureBinaries(list) {
   const present = (p) => (p.file ? existsSync(p.file) : has(p.bin));
   const missing = [...new Set(list.filter((p) => !p.optional && !present(p)).flatMap((p) => p.pkg))];
   if (missing.length) await aptInstall(missing);

@@ -1,14 +1,18 @@
 // Runs every FrameText service as its own process, the way `npm start` and the browser tests need them.
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { SERVICES as REGISTRY } from '../../packages/contracts/src/registry.js';
 import { log } from './sh.mjs';
 
 export const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
 
-/** Every process of the product; the gateway last, so its first health poll finds the others starting. */
-export const SERVICES = ['identity', 'upload', 'frame-extraction', 'ocr-tesseract', 'ocr-cloud', 'billing', 'results', 'gateway'];
+/**
+ * Every process of the product, in the service registry's order (packages/contracts/src/registry.js, plain
+ * JavaScript, so it needs no build): the gateway last, so its first health poll finds the others starting.
+ */
+export const SERVICES = REGISTRY.map((s) => s.name);
 
 export function dataDir() {
   return path.resolve(ROOT, process.env.DATA_DIR ?? '.data');
@@ -20,6 +24,10 @@ function localSecrets(dir) {
   const kept = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   const wanted = {
     STORAGE_SIGNING_SECRET: () => randomBytes(32).toString('hex'),
+    // Signs the workload tokens the services call each other with.
+    SERVICE_TOKEN_SECRET: () => randomBytes(32).toString('hex'),
+    // Encrypts identity's signing keys in Postgres (production refuses to store them in clear).
+    JWT_KEY_PASSPHRASE: () => randomBytes(32).toString('hex'),
     // Signs the simulated checkout's webhooks (billing, when no STRIPE_SECRET_KEY is set).
     SIMULATED_CHECKOUT_WEBHOOK_SECRET: () => `whsec_${randomBytes(24).toString('hex')}`,
   };
@@ -52,53 +60,84 @@ function prettyLine(service, line) {
   return COLORS[level] ? `\x1b[${COLORS[level]}m${text}\x1b[0m` : text;
 }
 
+/** Restart backoff: 1 s after a crash, doubling up to 30 s; a process that ran a minute starts again from 1 s. */
+const RESTART_MIN_MS = 1_000;
+const RESTART_MAX_MS = 30_000;
+const STABLE_AFTER_MS = 60_000;
+
+/** Why a process ended, from its exit and the last error it logged. */
+function exitReason(code, signal, lastError) {
+  const how = signal ? `killed by ${signal}` : `exit code ${code}`;
+  return lastError ? `${how}: ${lastError}` : how;
+}
+
 /**
- * Starts the services; resolves with a `stop()` that sends SIGTERM to each and waits for them.
- * `quiet` keeps their logs in files only (used by tests).
+ * Starts the services and keeps them running: a process that exits on its own is started again with backoff,
+ * and the log says why it ended (the gateway's /api/health shows it as unreachable meanwhile), as a container
+ * restart policy does. `stop()` sends SIGTERM to each and waits for them. `quiet` keeps their logs in files only
+ * (used by tests); `children` holds each service's current process.
  */
 export function startServices({ env = {}, quiet = false } = {}) {
   const dir = env.DATA_DIR ? path.resolve(env.DATA_DIR) : dataDir();
   const logsDir = path.join(dir, 'logs');
-  mkdirSync(logsDir, { recursive: true });
+  // Logs name people's e-mail addresses: readable by the user who runs FrameText only.
+  mkdirSync(logsDir, { recursive: true, mode: 0o700 });
+  chmodSync(logsDir, 0o700);
   const baseEnv = { ...process.env, ...localSecrets(dir), NODE_ENV: process.env.NODE_ENV ?? 'production', ...env, DATA_DIR: dir };
   const children = new Map();
+  const restarts = new Map();
   let stopping = false;
 
-  for (const service of SERVICES) {
+  function launch(service, delayMs = RESTART_MIN_MS) {
+    const logFile = path.join(logsDir, `${service}.log`);
     const entry = path.join(ROOT, 'services', service, 'dist', 'main.js');
     const child = spawn(process.execPath, ['--enable-source-maps', entry], { cwd: path.join(ROOT, 'services', service), env: baseEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    const file = createWriteStream(path.join(logsDir, `${service}.log`), { flags: 'a' });
+    const file = createWriteStream(logFile, { flags: 'a', mode: 0o600 });
+    const started = Date.now();
+    let lastError;
     for (const stream of [child.stdout, child.stderr]) {
       let buffer = '';
       stream.on('data', (chunk) => {
         file.write(chunk);
-        if (quiet) return;
         buffer += chunk.toString();
         let nl;
         while ((nl = buffer.indexOf('\n')) >= 0) {
           const line = buffer.slice(0, nl);
           buffer = buffer.slice(nl + 1);
-          if (line.trim()) process.stdout.write(`${prettyLine(service, line)}\n`);
+          lastError = errorOf(line) ?? lastError;
+          if (!quiet && line.trim()) process.stdout.write(`${prettyLine(service, line)}\n`);
         }
       });
     }
     child.on('exit', (code, signal) => {
-      children.delete(service);
       file.end();
-      if (!stopping) log(`${service} exited (${signal ?? code}); see ${path.join(logsDir, `${service}.log`)}`);
+      if (stopping) return;
+      const next = Date.now() - started >= STABLE_AFTER_MS ? RESTART_MIN_MS : delayMs;
+      log(`${service} stopped (${exitReason(code, signal, lastError)}); starting it again in ${next / 1000} s. Log: ${logFile}`);
+      restarts.set(
+        service,
+        setTimeout(() => {
+          restarts.delete(service);
+          if (!stopping) launch(service, Math.min(RESTART_MAX_MS, next * 2));
+        }, next),
+      );
     });
     children.set(service, child);
   }
+
+  for (const service of SERVICES) launch(service);
 
   return {
     children,
     stop: () => {
       stopping = true;
+      for (const timer of restarts.values()) clearTimeout(timer);
+      restarts.clear();
       return Promise.all(
         [...children.values()].map(
           (child) =>
             new Promise((resolve) => {
-              if (child.exitCode !== null) return resolve();
+              if (child.exitCode !== null || child.signalCode !== null) return resolve();
               const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
               child.once('exit', () => (clearTimeout(timer), resolve()));
               child.kill('SIGTERM');
@@ -107,6 +146,16 @@ export function startServices({ env = {}, quiet = false } = {}) {
       );
     },
   };
+}
+
+/** The message of a pino line at level error or fatal, if it is one. */
+function errorOf(line) {
+  try {
+    const rec = JSON.parse(line);
+    return rec.level >= 50 ? (rec.msg ?? rec.err?.message) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Waits until the gateway reports every service ready. */

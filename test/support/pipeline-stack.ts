@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { listen, parseConfig, startService, type BaseConfig, type RunningServer, type ServiceDefinition } from '@frametext/service-kit';
+import { createDb, listen, parseConfig, serverTimeouts, startService, type BaseConfig, type Knex, type ObjectStorage, type RunningServer, type ServiceDefinition } from '@frametext/service-kit';
 import { TEST_DATABASE_URL, TEST_RABBITMQ_URL, deleteBrokerObjects, dropSchemas, testLogger, uniqueName } from '@frametext/service-kit/testing';
 import { createGateway, type Gateway } from '../../services/gateway/src/app.js';
 import { gatewayConfigSchema } from '../../services/gateway/src/config.js';
@@ -14,23 +14,37 @@ import { billingService } from '../../services/billing/src/service.js';
 import { loadConfig as billingConfig } from '../../services/billing/src/config.js';
 import { uploadService } from '../../services/upload/src/service.js';
 import { loadConfig as uploadConfig } from '../../services/upload/src/config.js';
+import type { ResultsContext } from '../../services/results/src/domain/context.js';
 import { resultsService } from '../../services/results/src/service.js';
 import { loadConfig as resultsConfig } from '../../services/results/src/config.js';
 import { frameExtractionService } from '../../services/frame-extraction/src/service.js';
 import { loadConfig as frameExtractionConfig } from '../../services/frame-extraction/src/config.js';
 import { ocrTesseractService } from '../../services/ocr-tesseract/src/service.js';
 import { loadConfig as ocrTesseractConfig } from '../../services/ocr-tesseract/src/config.js';
+import { ocrCloudService } from '../../services/ocr-cloud/src/service.js';
+import { loadConfig as ocrCloudConfig } from '../../services/ocr-cloud/src/config.js';
+import { FakeGoogle, fixedTokenAccess } from '../../services/ocr-cloud/test/support/fake-google.js';
 
 type Stoppable = { stop(): Promise<void>; port: number };
 
 export interface PipelineStack {
   base: string;
+  /** The gateway's fs store, which it serves at /files (to sign URLs as the upload service does). */
+  files: ObjectStorage;
   /** Calls the public API as a browser would. */
   api(method: string, route: string, body?: unknown, token?: string): Promise<{ status: number; body: any }>;
   /** Signs a user up and waits for the free credit grant. */
-  signUp(): Promise<{ token: string; email: string }>;
-  /** Starts one more OCR worker (for crash tests); returns a stop function. */
+  signUp(): Promise<{ token: string; email: string; password: string; refreshToken: string; uid: string }>;
+  /** Starts one more OCR worker (for crash tests, or to resume after stopOcrWorkers); returns a stop function. */
   addOcrWorker(): Promise<Stoppable>;
+  /** The local fake of Google's Vision and Translation APIs that the Cloud AI worker (ocr-cloud) calls. */
+  google: FakeGoogle;
+  /** Stops every OCR worker: frames wait in their queue until addOcrWorker, so an upload stays mid-processing. */
+  stopOcrWorkers(): Promise<void>;
+  /** The results service's use-case context (its scheduled jobs can be run with a chosen clock). */
+  results: ResultsContext;
+  /** A view of one service's schema (`results`, `ocr-tesseract`...), to see what it has handled or published. */
+  db(service: string): Knex;
   stop(): Promise<void>;
 }
 
@@ -46,6 +60,7 @@ async function freePort(): Promise<number> {
 
 export async function startPipelineStack(env: Record<string, string> = {}): Promise<PipelineStack> {
   const id = uniqueName('pipe');
+  const google = await new FakeGoogle().start();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'frametext-pipeline-'));
   const gatewayPort = await freePort();
   const base = `http://127.0.0.1:${gatewayPort}`;
@@ -63,6 +78,8 @@ export async function startPipelineStack(env: Record<string, string> = {}): Prom
     STORAGE_SIGNING_SECRET: 'pipeline-test-signing-secret-0123456789',
     STORAGE_PUBLIC_URL: base,
     DEMO_SEED: 'false',
+    // Cloud AI is offered while the stack's ocr-cloud worker consumes its queue.
+    OCR_CLOUD_QUEUE: `${id}_ocr-cloud`,
     ...env,
   };
   const running: Stoppable[] = [];
@@ -74,31 +91,40 @@ export async function startPipelineStack(env: Record<string, string> = {}): Prom
   const opts = (service: string) => ({ name: `${id}_${service}`, dbSchema: `${id}_${service.replace(/-/g, '_')}`, logger: testLogger(service) });
 
   const identity = await start(identityService(identityConfig({ ...shared, PORT: '0' }), opts('identity')));
+  // Every other service verifies access tokens against identity's JWKS and follows its feed of ended sessions.
+  shared.IDENTITY_URL = `http://127.0.0.1:${identity.port}`;
   const billing = await start(billingService(billingConfig({ ...shared, PORT: '0' }), opts('billing')));
   const upload = await start(uploadService(uploadConfig({ ...shared, PORT: '0', BILLING_URL: `http://127.0.0.1:${billing.port}` }), opts('upload')));
-  const results = await start(resultsService(resultsConfig({ ...shared, PORT: '0' }), opts('results')));
+  let resultsCtx: ResultsContext | undefined;
+  const results = await start(resultsService(resultsConfig({ ...shared, PORT: '0' }), { ...opts('results'), onContext: (c) => (resultsCtx = c) }));
   const frames = await start(frameExtractionService(frameExtractionConfig({ ...shared, PORT: '0' }), opts('frame-extraction')));
   const ocrOpts = opts('ocr-tesseract');
-  const addOcrWorker = () => start(ocrTesseractService(ocrTesseractConfig({ ...shared, PORT: '0' }), ocrOpts));
+  const ocrWorkers: Stoppable[] = [];
+  const addOcrWorker = async () => {
+    const worker = await start(ocrTesseractService(ocrTesseractConfig({ ...shared, PORT: '0' }), ocrOpts));
+    ocrWorkers.push(worker);
+    return worker;
+  };
   const ocr = await addOcrWorker();
+  const cloudEnv = { ...shared, PORT: '0', VISION_API_URL: google.url, TRANSLATE_API_URL: google.url, CLOUD_RETRY_BASE_MS: '10' };
+  const cloud = await start(ocrCloudService(ocrCloudConfig(cloudEnv), { ...opts('ocr-cloud'), google: fixedTokenAccess() }));
+  const views = new Map<string, Knex>();
 
   const url = (r: Stoppable) => `http://127.0.0.1:${r.port}`;
-  const gateway: Gateway = createGateway(
-    parseConfig(gatewayConfigSchema, {
-      ...shared,
-      PORT: String(gatewayPort),
-      IDENTITY_URL: url(identity),
-      UPLOAD_URL: url(upload),
-      FRAME_EXTRACTION_URL: url(frames),
-      OCR_TESSERACT_URL: url(ocr),
-      OCR_CLOUD_URL: 'http://127.0.0.1:9',
-      BILLING_URL: url(billing),
-      RESULTS_URL: url(results),
-      JWKS_URL: `${url(identity)}/api/auth/jwks.json`,
-    }),
-    { logger: testLogger('gateway') },
-  );
-  const server: RunningServer = await listen(gateway.app, gatewayPort, '127.0.0.1');
+  const gatewayConfig = parseConfig(gatewayConfigSchema, {
+    ...shared,
+    PORT: String(gatewayPort),
+    HOST: '127.0.0.1',
+    UPLOAD_URL: url(upload),
+    FRAME_EXTRACTION_URL: url(frames),
+    OCR_TESSERACT_URL: url(ocr),
+    OCR_CLOUD_URL: url(cloud),
+    BILLING_URL: url(billing),
+    RESULTS_URL: url(results),
+  });
+  const gateway: Gateway = createGateway(gatewayConfig, { logger: testLogger('gateway') });
+  const server: RunningServer = await listen(gateway.app, gatewayPort, '127.0.0.1', serverTimeouts(gatewayConfig));
+  gateway.start();
 
   const api: PipelineStack['api'] = async (method, route, body, token) => {
     const res = await fetch(`${base}/api${route}`, {
@@ -116,27 +142,45 @@ export async function startPipelineStack(env: Record<string, string> = {}): Prom
     return { status: res.status, body: parsed };
   };
 
+  if (!gateway.storage) throw new Error('the pipeline stack runs the fs store, served by the gateway');
+  const files = gateway.storage;
+
   return {
     base,
+    files,
     api,
     addOcrWorker,
+    google,
+    async stopOcrWorkers() {
+      for (const worker of ocrWorkers.splice(0)) await worker.stop();
+    },
+    results: resultsCtx!,
+    db(service) {
+      const schema = `${id}_${service.replace(/-/g, '_')}`;
+      if (!views.has(schema)) views.set(schema, createDb(TEST_DATABASE_URL, schema, { max: 1 }));
+      return views.get(schema)!;
+    },
     async signUp() {
       const email = `${uniqueName('user')}@example.com`;
-      const res = await api('POST', '/auth/signup', { email, password: 'pipeline-pass-1' });
+      const password = 'pipeline-pass-1';
+      const res = await api('POST', '/auth/signup', { email, password });
       if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
       const token = res.body.idToken as string;
+      const signedUp = { token, email, password, refreshToken: res.body.refreshToken as string, uid: res.body.user.uid as string };
       for (let i = 0; i < 200; i++) {
         const profile = await api('GET', '/getUserData', undefined, token);
-        if (profile.body?.credits > 0) return { token, email };
+        if (profile.body?.credits > 0) return signedUp;
         await new Promise((r) => setTimeout(r, 50));
       }
       throw new Error('the free credit grant never arrived');
     },
     async stop() {
+      for (const view of views.values()) await view.destroy();
       await server.close();
-      gateway.close();
+      await gateway.close();
       for (const r of running.reverse()) await r.stop().catch(() => undefined);
-      await deleteBrokerObjects(shared.BUS_EXCHANGE!, ['identity', 'billing', 'upload', 'results', 'frame-extraction', 'ocr-tesseract'].map((s) => `${id}_${s}`));
+      await google.stop();
+      await deleteBrokerObjects(shared.BUS_EXCHANGE!, ['identity', 'billing', 'upload', 'results', 'frame-extraction', 'ocr-tesseract', 'ocr-cloud'].map((s) => `${id}_${s}`));
       await dropSchemas(`${id}_`);
       rmSync(dataDir, { recursive: true, force: true });
     },

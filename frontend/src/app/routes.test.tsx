@@ -2,9 +2,9 @@ import { render, screen } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { RouterProvider, createMemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeStore } from './store';
+import { makeStore } from '../lib/store';
 import { routes } from './routes';
-import type { Session } from '../features/auth/session';
+import type { Session } from '../lib/auth/session';
 import { fakeGateway } from '../testing/fakeGateway';
 
 const session: Session = { idToken: 'x.eyJzdWIiOiJ1MSJ9.y', refreshToken: 'r', expiresAt: Date.now() + 3_600_000, user: { uid: 'u1', email: 'ada@example.com', firstLogin: false } };

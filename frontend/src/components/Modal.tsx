@@ -42,6 +42,7 @@ export function Modal({ title, onClose, children, footer, wide, initialFocus }: 
       if (previous && document.contains(previous)) previous.focus();
     };
     // Runs once per opening: the initial focus is chosen when the dialog appears.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- a later initialFocus must not move the focus again
   }, []);
 
   const onKeyDown = (e: React.KeyboardEvent) => {
@@ -69,13 +70,16 @@ export function Modal({ title, onClose, children, footer, wide, initialFocus }: 
   };
 
   return createPortal(
+    // The backdrop only catches what the dialog lets through: a click beside it and the dialog's keys (Escape, Tab).
     <div
       className="modal-backdrop"
+      role="presentation"
       onMouseDown={(e) => {
         if (e.target === e.currentTarget) onCloseRef.current();
       }}
+      onKeyDown={onKeyDown}
     >
-      <div ref={dialogRef} className={wide ? 'modal modal--wide' : 'modal'} role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1} onKeyDown={onKeyDown}>
+      <div ref={dialogRef} className={wide ? 'modal modal--wide' : 'modal'} role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1}>
         <div className="modal__header">
           <h2 id={titleId} className="modal__title">
             {title}

@@ -2,8 +2,8 @@ import { act, render, screen } from '@testing-library/react';
 import { fireEvent } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { makeStore } from '../app/store';
-import { TOAST_MS, toastShown } from '../app/uiSlice';
+import { makeStore } from '../lib/store';
+import { TOAST_MS, toastShown } from '../lib/ui';
 import { ToastHost } from './ToastHost';
 
 afterEach(() => {

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { useAppDispatch, useAppSelector } from '../app/store';
-import { selectToasts, toastDismissed, TOAST_MS, type Toast } from '../app/uiSlice';
+import { useAppDispatch, useAppSelector } from '../lib/store';
+import { selectToasts, toastDismissed, TOAST_MS, type Toast } from '../lib/ui';
 
 function ToastItem({ toast }: { toast: Toast }) {
   const dispatch = useAppDispatch();

@@ -1,9 +1,9 @@
 import { render } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { RouterProvider, createMemoryRouter, type RouteObject } from 'react-router-dom';
-import { makeStore } from '../app/store';
+import { makeStore } from '../lib/store';
 import { KEYS } from '../lib/storage';
-import type { Session } from '../features/auth/session';
+import type { Session } from '../lib/auth/session';
 import { fakeGateway, json, type Handler as FetchHandler } from '../testing/fakeGateway';
 import { Layout } from './layout/Layout';
 

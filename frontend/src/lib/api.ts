@@ -1,6 +1,6 @@
-import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
-import { signedIn, signedOut } from '../features/auth/authSlice';
-import { saveSession, sessionFromAnswer, type Session } from '../features/auth/session';
+import { createApi, fetchBaseQuery, type BaseQueryApi, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
+import { signedIn, signedOut } from './auth/authSlice';
+import { saveSession, sessionFromAnswer, type Session } from './auth/session';
 
 /** The spec's API timeout. */
 export const API_TIMEOUT_MS = 300_000;
@@ -51,8 +51,12 @@ export function refreshSession(current: Session, apply: (s: Session | null) => v
   return refreshing;
 }
 
-/** Adds the token, refreshes it before it expires, and signs the user out on any 403 (the spec's rule). */
-const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, api, extra) => {
+/**
+ * The signed-in session, its access token refreshed first when it expires within a minute (null when signed out).
+ * A call that sends the refresh token itself (delete-account) reads it from here, after the refresh: a token read
+ * before would be spent by the time it arrives, and identity treats a spent token as stolen.
+ */
+export async function freshSession(api: Pick<BaseQueryApi, 'getState' | 'dispatch'>): Promise<Session | null> {
   const session = (api.getState() as StateWithAuth).auth.session;
   if (session && session.expiresAt - Date.now() < REFRESH_MARGIN_MS) {
     await refreshSession(session, (next) => {
@@ -60,6 +64,12 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> =
       api.dispatch(next ? signedIn(next) : signedOut());
     });
   }
+  return (api.getState() as StateWithAuth).auth.session;
+}
+
+/** Adds the token, refreshes it before it expires, and signs the user out on any 403 (the spec's rule). */
+const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, api, extra) => {
+  await freshSession(api);
   const result = await rawBaseQuery(args, api, extra);
   if (result.error?.status === 403) {
     saveSession(null);

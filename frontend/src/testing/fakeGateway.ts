@@ -52,7 +52,9 @@ export function fakeGateway(routes: Record<string, Handler> = {}) {
   const calls: Call[] = [];
   const requests: Request[] = [];
   const table: Record<string, Handler> = { 'GET /api/config': () => json(testConfig), ...routes };
-  const fetchMock = vi.fn(async (request: Request) => {
+  // RTK Query calls fetch(request); the session refresh calls fetch(url, init), as code outside RTK Query may.
+  const fetchMock = vi.fn(async (input: Request | string, init?: RequestInit) => {
+    const request = typeof input === 'string' ? new PageRequest(input, init) : input;
     requests.push(request);
     const path = new URL(request.url).pathname;
     const text = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.clone().text();

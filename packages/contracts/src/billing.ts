@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CREDIT_PACK_SIZES, ENGINES, SUBSCRIPTION_TIER_NAMES, MAX_FRAMES, engineSchema, isoDateTimeSchema, serverEngineSchema, uploadIdSchema, userIdSchema } from './common.js';
+import { CREDIT_PACK_SIZES, ENGINES, SUBSCRIPTION_TIER_NAMES, LOCAL_MAX_FRAMES, MAX_FRAMES, engineSchema, isoDateTimeSchema, serverEngineSchema, uploadIdSchema, userIdSchema } from './common.js';
 
 /*
  * Bodies of credits, profile and public settings: POST /create-checkout-session, GET /checkout-sessions/:id,
@@ -114,3 +114,27 @@ export const reserveCreditsResponseSchema = z.object({
   creditsRequired: z.number().int().nonnegative(),
 });
 export type ReserveCreditsResponse = z.infer<typeof reserveCreditsResponseSchema>;
+
+/**
+ * POST /internal/credits/local-use on billing: the upload service charges a run of the Local engine (OCR done in
+ * the browser, logged with POST /logLocalUpload) at the local rate, on behalf of the signed-in user whose token it
+ * forwards. Charged once per (user, uploadId): a repeat answers the first charge and moves nothing. A balance below
+ * the cost answers 402 billing/insufficient-credits with details { credits, creditsRequired } and moves nothing.
+ */
+export const chargeLocalUseRequestSchema = z.object({
+  uploadId: uploadIdSchema.refine((id) => id.startsWith('local-'), 'a local uploadId starts with local-'),
+  userId: userIdSchema,
+  frames: z.number().int().positive('frames must be at least 1').max(LOCAL_MAX_FRAMES, `frames must be at most ${LOCAL_MAX_FRAMES}`),
+});
+export type ChargeLocalUseRequest = z.infer<typeof chargeLocalUseRequestSchema>;
+
+export const chargeLocalUseResponseSchema = z.object({
+  uploadId: uploadIdSchema,
+  /** Credits this run cost: ceil(frames x the local rate), as charged the first time. */
+  creditCost: z.number().int().positive(),
+  /** The balance now, after the charge. */
+  credits: z.number().nonnegative(),
+  /** False when this call found the run already charged (a repeat). */
+  charged: z.boolean(),
+});
+export type ChargeLocalUseResponse = z.infer<typeof chargeLocalUseResponseSchema>;

@@ -53,4 +53,21 @@ describe('event registry', () => {
     expect(eventSchemas['upload.failed.v1'].safeParse(failed).success).toBe(false);
     expect(eventSchemas['upload.failed.v1'].safeParse({ ...failed, reason: 'The video could not be read.' }).success).toBe(true);
   });
+
+  it('says why an upload was cancelled with a code, and names the owner of a deleted upload', () => {
+    const cancelled = { uploadId: 'u1', userId: 'user-1', reason: 'start-failed' };
+    expect(eventSchemas['upload.cancelled.v1'].safeParse(cancelled).success).toBe(true);
+    expect(eventSchemas['upload.cancelled.v1'].safeParse({ ...cancelled, reason: 'The upload was abandoned.' }).success).toBe(false);
+    expect(eventSchemas['upload.deleted.v1'].safeParse({ uploadId: 'u1', userId: 'user-1' }).success).toBe(true);
+    expect(eventSchemas['upload.deleted.v1'].safeParse({ uploadId: 'u1' }).success).toBe(false);
+    expect(eventSchemas['upload.cancelled.v1'].safeParse({ ...cancelled, reason: 'account-deleted' }).success).toBe(true);
+  });
+
+  it('names a deleted account by its uid and time only: no personal data travels with it', () => {
+    const deleted = { uid: '6f1c1a52-8a0e-4d5b-9a8e-0c7a2f3b4d5e', deletedAt: '2026-03-01T10:00:00.000Z' };
+    expect(eventSchemas['user.deleted.v1'].safeParse(deleted).success).toBe(true);
+    expect(eventSchemas['user.deleted.v1'].safeParse({ ...deleted, uid: 'not-a-uuid' }).success).toBe(false);
+    // Whatever a publisher adds is dropped on parse, so an e-mail could never ride along.
+    expect(eventSchemas['user.deleted.v1'].parse({ ...deleted, email: 'ada@example.com' })).toEqual(deleted);
+  });
 });

@@ -27,6 +27,20 @@ export const userCreatedV1 = z.object({
   createdAt: z.string().datetime(),
 });
 
+/**
+ * Published by identity when a person deletes their account, in the transaction that revokes every session of theirs
+ * and erases their personal data from identity (POST /api/auth/delete-account). Consumed by results (deletes all the
+ * person's uploads as deleteUploads does: files, rows, tombstones, one upload.deleted.v1 each), upload (cancels the
+ * uploads it still holds with upload.cancelled.v1, removes their files, forgets them for the quota and refuses new
+ * ones) and billing (erases the e-mail it kept and closes the account; the ledger stays, credits left are forfeited).
+ * It carries no personal data: the uid is all anyone needs. Each consumer remembers the uid, so a late event about
+ * the person (an upload completed a moment before) is undone rather than brought back.
+ */
+export const userDeletedV1 = z.object({
+  uid: z.string().uuid(),
+  deletedAt: z.string().datetime(),
+});
+
 const frameIndexSchema = z.number().int().nonnegative().max(MAX_FRAMES - 1);
 const timestampMsSchema = z.number().int().nonnegative();
 const objectKeySchema = z.string().min(1).max(1024);
@@ -88,6 +102,8 @@ export const framesExtractedV1 = z.object({
  */
 export const ocrRequestedV1 = z.object({
   uploadId: uploadIdSchema,
+  /** The upload's owner, so a worker that must fail the whole upload (upload.failed.v1) can name them. */
+  userId: userIdSchema.optional(),
   frameIndex: frameIndexSchema,
   framesTotal: z.number().int().positive().max(MAX_FRAMES),
   timestampMs: timestampMsSchema,
@@ -129,8 +145,9 @@ export const uploadProcessedV1 = z.object({
 export const FAILURE_STAGES = ['upload', 'extraction', 'ocr', 'results'] as const;
 
 /**
- * Published by the service whose stage failed for good (upload, frame-extraction, an OCR worker, results);
- * consumed by results (status failed with the reason) and billing (releases the whole hold).
+ * Published by the service whose stage failed for good (upload, frame-extraction, an OCR worker, results; results
+ * also fails an upload that made no progress for STALLED_AFTER_MINUTES); consumed by results (status failed with the
+ * reason, stored files removed) and billing (releases the whole hold).
  */
 export const uploadFailedV1 = z.object({
   uploadId: uploadIdSchema,
@@ -140,14 +157,50 @@ export const uploadFailedV1 = z.object({
   stage: z.enum(FAILURE_STAGES),
 });
 
+/** Why upload gave up on an upload before it ever reached the pipeline. */
+export const UPLOAD_CANCEL_REASONS = [
+  /** getUploadURL could not finish after asking billing to hold credits (billing's answer was lost, or a later step failed). */
+  'start-failed',
+  /** The person never called uploadComplete within ABANDONED_AFTER_HOURS. */
+  'abandoned',
+  /** The person deleted their account (user.deleted.v1) while the upload was still being started or uploaded. */
+  'account-deleted',
+] as const;
+
+/**
+ * Published by upload when an upload it started will never reach the pipeline: getUploadURL failed after it asked
+ * billing for a hold whose outcome it does not know, the person never completed the upload, or they deleted their
+ * account. Consumed by billing: it releases whatever the upload holds and refuses a reservation for it that arrives
+ * later (the cancel can overtake a slow reservation). Not consumed by results: the person never had this upload in their list, so there is nothing
+ * to show. upload.failed.v1 is not reused for it because results would then list a failed upload nobody made.
+ */
+export const uploadCancelledV1 = z.object({
+  uploadId: uploadIdSchema,
+  userId: userIdSchema,
+  reason: z.enum(UPLOAD_CANCEL_REASONS),
+});
+
+/**
+ * Published by results when an upload is deleted, by its owner (deleteUploads), by retention or because its owner
+ * deleted their account (user.deleted.v1), in the transaction that deletes it; consumed by billing (releases whatever the upload still holds: deleting an upload mid-processing
+ * gives its credits back; a processed upload's charge stays).
+ */
+export const uploadDeletedV1 = z.object({
+  uploadId: uploadIdSchema,
+  userId: userIdSchema,
+});
+
 export const eventSchemas = {
   'user.created.v1': userCreatedV1,
+  'user.deleted.v1': userDeletedV1,
   'upload.completed.v1': uploadCompletedV1,
   'frames.extracted.v1': framesExtractedV1,
   'ocr.requested.v1': ocrRequestedV1,
   'ocr.completed.v1': ocrCompletedV1,
   'upload.processed.v1': uploadProcessedV1,
   'upload.failed.v1': uploadFailedV1,
+  'upload.cancelled.v1': uploadCancelledV1,
+  'upload.deleted.v1': uploadDeletedV1,
 } as const;
 
 export type EventSchemas = typeof eventSchemas;

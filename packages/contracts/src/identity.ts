@@ -22,6 +22,29 @@ export type RefreshRequest = z.infer<typeof refreshRequestSchema>;
 export const logoutRequestSchema = z.object({ refreshToken: tokenField });
 export type LogoutRequest = z.infer<typeof logoutRequestSchema>;
 
+/**
+ * POST /api/auth/delete-account (204): deletes the signed-in person's account. The refresh token proves the session
+ * (as log-out does); an account with a password must also send it, while a Google-only account needs a session
+ * started within the last RECENT_SIGN_IN_MINUTES instead (POST /api/auth/delete-account/proof says which).
+ */
+export const deleteAccountRequestSchema = z.object({ refreshToken: tokenField, password: passwordField.optional() });
+export type DeleteAccountRequest = z.infer<typeof deleteAccountRequestSchema>;
+
+export const deleteAccountProofRequestSchema = z.object({ refreshToken: tokenField });
+export type DeleteAccountProofRequest = z.infer<typeof deleteAccountProofRequestSchema>;
+
+/**
+ * What deleting the account needs now: `password` (the account has one), `recent-sign-in` (a Google-only account
+ * whose session started within the last `recentSignInMinutes`: confirming is enough) or `sign-in-again` (a
+ * Google-only account whose session is older: the person signs in again first).
+ */
+export const DELETE_ACCOUNT_PROOFS = ['password', 'recent-sign-in', 'sign-in-again'] as const;
+export const deleteAccountProofResponseSchema = z.object({
+  proof: z.enum(DELETE_ACCOUNT_PROOFS),
+  recentSignInMinutes: z.number().positive(),
+});
+export type DeleteAccountProofResponse = z.infer<typeof deleteAccountProofResponseSchema>;
+
 export const passwordResetRequestSchema = z.object({ email: emailField });
 export type PasswordResetRequest = z.infer<typeof passwordResetRequestSchema>;
 
@@ -74,8 +97,18 @@ export const accessTokenClaimsSchema = z.object({
   aud: z.string(),
   iat: z.number().int(),
   exp: z.number().int(),
+  /** The sign-in session (refresh chain) the token was issued for; its log-out ends the token too. */
+  sid: z.string().uuid().optional(),
 });
 export type AccessTokenClaims = z.infer<typeof accessTokenClaimsSchema>;
+
+/**
+ * identity's `GET /internal/revocations` (workload token only): the sessions ended (log-out, password reset, account
+ * deletion...) whose access tokens may not have expired yet. Every service that verifies access tokens refuses
+ * those sessions'.
+ */
+export const revocationsResponseSchema = z.object({ sessions: z.array(z.string().min(1).max(128)) });
+export type RevocationsResponse = z.infer<typeof revocationsResponseSchema>;
 
 /** Fields of the `/login#...` fragment the Google callback redirects to (all strings, as in a URL). */
 export const googleRedirectFragmentSchema = z.union([
@@ -101,5 +134,6 @@ export const authErrorCodes = [
   'auth/oauth-failed',
   'auth/email-not-verified',
   'auth/account-exists-with-different-credential',
+  'auth/requires-recent-login',
 ] as const;
 export type AuthErrorCode = (typeof authErrorCodes)[number];

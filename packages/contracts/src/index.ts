@@ -5,3 +5,4 @@ export * from './uploads.js';
 export * from './results.js';
 export * from './billing.js';
 export * from './identity.js';
+export * from './services.js';

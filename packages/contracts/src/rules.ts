@@ -107,6 +107,28 @@ export function isImageFileName(fileName: string): boolean {
   return (IMAGE_EXTENSIONS as readonly string[]).includes(fileExtension(fileName));
 }
 
+// ---------------------------------------------------------------- storage
+
+/**
+ * Source bytes a user's live uploads may hold (the upload service's STORAGE_QUOTA_BYTES). 20 GB: the largest
+ * single file the stores take is 2 GiB (fs) or 5 GiB (S3), an hour of 1080p phone video is 4 to 6 GB, and uploads
+ * are kept RETENTION_DAYS; it leaves room for several long videos at once while bounding what one account costs.
+ */
+export const DEFAULT_STORAGE_QUOTA_BYTES = 20_000_000_000;
+
+/** Bytes as people read them (decimal units, as file managers show sizes): "950 B", "4.2 MB", "20 GB". */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1000) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1000;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
+}
+
 // ---------------------------------------------------------------- statuses and time
 
 /**

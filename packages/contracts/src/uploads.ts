@@ -346,8 +346,9 @@ export type LogLocalUploadRequest = z.input<typeof logLocalUploadRequestSchema>;
 export const logLocalUploadResponseSchema = z.object({
   data: z.object({
     uploadID: uploadIdSchema,
+    /** Credits the run cost (charged once per upload id; a repeat answers the first charge). */
     creditCost: z.number().int().nonnegative(),
-    /** Balance after the charge; absent while local runs are logged but not charged. */
+    /** The balance now, after the charge. */
     credits: z.number().nonnegative().optional(),
   }),
 });

@@ -1,5 +1,9 @@
 import type { Express } from 'express';
-import type { BaseConfig } from './config/index.js';
+import { accessTokenSettings, revocationsUrl, serverTimeouts, type BaseConfig } from './config/index.js';
+import { createAccessTokenVerifier } from './auth/access-tokens.js';
+import { httpRevocationSource, RevokedSessions, type RevocationSource } from './auth/revocations.js';
+import { attachAuth, type ServiceAuth } from './auth/requests.js';
+import { WorkloadCredentials } from './auth/workload.js';
 import { createDb, ensureDatabase, migrate, pingDb, type Knex, type Migration } from './db/index.js';
 import { createLogger, type Logger } from './logging/logger.js';
 import { createHttpApp, finishHttpApp, listen, type ReadinessCheck, type RunningServer } from './http/app.js';
@@ -17,11 +21,15 @@ export interface ServiceDeps<C extends BaseConfig> {
   bus: Bus;
   storage: ObjectStorage | undefined;
   app: Express;
+  /** Checks callers: users by their own access token, services by their workload token; and mints this service's. */
+  auth: ServiceAuth;
 }
 
 export interface ServiceDefinition<C extends BaseConfig & { PORT: number }> {
   /** Service name: its log name, its queue name and (with - as _) its Postgres schema. */
   name: string;
+  /** Who the service is when it calls another (its workload tokens' `sub`); defaults to `name`. Tests rename queues, not roles. */
+  role?: string;
   config: C;
   /** Postgres schema; defaults to the name. Tests pass a unique one. */
   dbSchema?: string;
@@ -35,6 +43,10 @@ export interface ServiceDefinition<C extends BaseConfig & { PORT: number }> {
   readiness?: (deps: ServiceDeps<C>) => Record<string, ReadinessCheck>;
   /** Registers routes (before the 404 and error handlers) and returns an optional stop hook. */
   setup?: (deps: ServiceDeps<C>) => Promise<void | (() => Promise<void>)> | void | (() => Promise<void>);
+  /** The service has signed-in routes: it verifies users' access tokens itself (requireUserId) and follows ended sessions. */
+  authenticatesUsers?: boolean;
+  /** Where ended sessions are read from, when not identity's feed over HTTP (identity reads its own table). */
+  revocations?: (deps: ServiceDeps<C>) => RevocationSource;
   /** Paths whose raw body the service reads itself (webhooks). */
   rawBodyPaths?: string[];
   logger?: Logger;
@@ -77,7 +89,11 @@ export async function startService<C extends BaseConfig & { PORT: number }>(def:
   });
 
   const http = createHttpApp({ name: def.name, logger, bodyLimit: config.HTTP_BODY_LIMIT, rawBodyPaths: def.rawBodyPaths });
-  const deps: ServiceDeps<C> = { config, logger, db, bus, storage, app: http.app };
+  const auth: ServiceAuth = { workloads: new WorkloadCredentials(config.SERVICE_TOKEN_SECRET, def.role ?? def.name) };
+  const deps: ServiceDeps<C> = { config, logger, db, bus, storage, app: http.app, auth };
+  const revoked = def.authenticatesUsers ? revokedSessionsFor(def, deps) : undefined;
+  if (def.authenticatesUsers) auth.users = createAccessTokenVerifier(accessTokenSettings(config), revoked);
+  attachAuth(http.app, auth);
 
   const consumers = def.consumers?.(deps) ?? [];
   assertConsumers(def.name, def.consumes ?? [], consumers);
@@ -86,6 +102,7 @@ export async function startService<C extends BaseConfig & { PORT: number }>(def:
     postgres: () => pingDb(db),
     rabbitmq: () => bus.ping(),
     ...(storage ? { storage: () => storage.ping() } : {}),
+    ...(revoked ? { revocations: () => revoked.check() } : {}),
     ...(def.readiness?.(deps) ?? {}),
   };
   // Health routes read the checks lazily, so they can be added after the app is created.
@@ -97,19 +114,21 @@ export async function startService<C extends BaseConfig & { PORT: number }>(def:
   await bus.start(consumers);
   let server: RunningServer;
   try {
-    server = await listen(http.app, config.PORT);
+    server = await listen(http.app, config.PORT, config.HOST, serverTimeouts(config));
   } catch (err) {
     await bus.close();
     await db.destroy();
     throw err;
   }
-  logger.info({ port: server.port, schema }, `${def.name} ready`);
+  revoked?.start();
+  logger.info({ host: config.HOST, port: server.port, schema }, `${def.name} ready`);
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       http.setDraining();
       await server.close();
+      await revoked?.stop();
       await bus.close();
       if (stopHook) await stopHook();
       await db.destroy();
@@ -117,6 +136,13 @@ export async function startService<C extends BaseConfig & { PORT: number }>(def:
     })());
 
   return { port: server.port, deps, stop };
+}
+
+/** The ended sessions a service with signed-in routes follows: its own source, identity's feed, or none when turned off. */
+function revokedSessionsFor<C extends BaseConfig & { PORT: number }>(def: ServiceDefinition<C>, deps: ServiceDeps<C>): RevokedSessions | undefined {
+  const url = revocationsUrl(deps.config);
+  const source = def.revocations?.(deps) ?? (url ? httpRevocationSource(url, deps.auth.workloads) : undefined);
+  return source ? new RevokedSessions(source, deps.config.REVOCATIONS_POLL_MS, deps.logger) : undefined;
 }
 
 /** Entry point of a service process: start, then stop gracefully on SIGTERM or SIGINT within the shutdown timeout. */

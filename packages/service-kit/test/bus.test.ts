@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { assertConsumers } from '../src/bus/bus.js';
 import { ATTEMPT_HEADER, DEAD_REASON_HEADER, LAST_ERROR_HEADER } from '../src/bus/consumer.js';
-import { buildEnvelope, enqueueEvent } from '../src/bus/outbox.js';
+import { buildEnvelope, enqueueEvent, forgetOutboxEvents } from '../src/bus/outbox.js';
 import { queueNames } from '../src/bus/topology.js';
-import { on, type Consumer } from '../src/bus/types.js';
-import { eventually } from '../src/testing/index.js';
+import { on, onPrepared, type Consumer } from '../src/bus/types.js';
+import { createDb } from '../src/db/index.js';
+import { TEST_DATABASE_URL, eventually, uniqueName } from '../src/testing/index.js';
 import { BusWorld, sleep, userCreated, type ServiceSchema } from './bus-fixtures.js';
 
 let world: BusWorld | undefined;
@@ -57,6 +58,24 @@ describe('outbox relay', () => {
     expect(await consumerSchema.effects()).toHaveLength(2);
   });
 
+  it('forgets the events of one person on request: sent ones, or unsent ones too, never anyone else\'s', async () => {
+    const w = newWorld();
+    const s = await w.schema();
+    const ada = userCreated('ada@example.com');
+    const bob = userCreated('bob@example.com');
+    const [sent, unsent, other] = await s.db.transaction(async (trx) => [
+      await enqueueEvent(trx, 'user.created.v1', ada),
+      await enqueueEvent(trx, 'user.created.v1', ada),
+      await enqueueEvent(trx, 'user.created.v1', bob),
+    ]);
+    await s.db('outbox').whereIn('id', [sent!.id, other!.id]).update({ published_at: new Date() });
+
+    expect(await forgetOutboxEvents(s.db, { type: 'user.created.v1', field: 'uid', value: ada.uid, publishedOnly: true })).toBe(1);
+    expect((await outboxRows(s)).map((r) => r.id)).toEqual([unsent!.id, other!.id]);
+    expect(await forgetOutboxEvents(s.db, { type: ['user.created.v1', 'user.deleted.v1'], field: 'uid', value: ada.uid })).toBe(1);
+    expect((await outboxRows(s)).map((r) => r.id)).toEqual([other!.id]);
+  });
+
   it('keeps an event no service is bound for in <exchange>.unrouted instead of dropping it', async () => {
     const w = newWorld();
     const producerSchema = await w.schema();
@@ -104,6 +123,43 @@ describe('outbox relay', () => {
 });
 
 describe('consuming', () => {
+  it('runs afterCommit work once the handler committed: not for a redelivery, not when the handler fails, and a failing one leaves the message handled', async () => {
+    const w = newWorld();
+    const s = await w.schema();
+    const ran: { email: string; committed: boolean }[] = [];
+    const withCleanup = on('user.created.v1', async (event, { trx, attempt, afterCommit }) => {
+      await trx('effects').insert({ message_id: event.id, attempt, email: event.data.email });
+      afterCommit(async () => {
+        // Another connection sees the handler's row: the work runs after the commit, not inside the transaction.
+        const committed = (await s.db('effects').where({ message_id: event.id }).first()) !== undefined;
+        ran.push({ email: event.data.email, committed });
+        if (event.data.email.startsWith('broken')) throw new Error('cleanup failed');
+      });
+      if (event.data.email.startsWith('rolls-back') && attempt === 1) throw new Error('handler failed');
+    });
+    const service = w.serviceName();
+    const bus = await w.startBus(service, s, [withCleanup], { prefetch: 1, retryDelayMs: 50 });
+
+    const once = buildEnvelope('user.created.v1', userCreated('once@example.com'));
+    await bus.publish(once);
+    await bus.publish(once);
+    await bus.publish(buildEnvelope('user.created.v1', userCreated('rolls-back@example.com')));
+    await bus.publish(buildEnvelope('user.created.v1', userCreated('broken@example.com')));
+    const marker = buildEnvelope('user.created.v1', userCreated('marker@example.com'));
+    await bus.publish(marker);
+
+    await eventually(async () => ran.some((r) => r.email === 'marker@example.com') && ran.some((r) => r.email === 'rolls-back@example.com'));
+    expect([...ran].sort((a, b) => a.email.localeCompare(b.email))).toEqual([
+      { email: 'broken@example.com', committed: true },
+      { email: 'marker@example.com', committed: true },
+      { email: 'once@example.com', committed: true },
+      // The first attempt rolled back, so its work never ran; the retry's did.
+      { email: 'rolls-back@example.com', committed: true },
+    ]);
+    expect((await s.effects()).map((e) => e.email).sort()).toEqual(['broken@example.com', 'marker@example.com', 'once@example.com', 'rolls-back@example.com']);
+    expect(await w.messageCount(queueNames(service).dlq)).toBe(0);
+  });
+
   it('a redelivered message (same envelope id twice) changes nothing', async () => {
     const w = newWorld();
     const s = await w.schema();
@@ -210,6 +266,83 @@ describe('consuming', () => {
     expect(dead[0]!.properties.messageId).toBe(envelope.id);
     await sleep(300);
     expect(calls).toBe(3);
+  });
+});
+
+describe('prepare: slow work before the transaction', () => {
+  it('runs the work with no transaction open, hands its result to the commit, and skips it for a message already handled', async () => {
+    const w = newWorld();
+    const s = await w.schema();
+    // One connection in the pool: work that ran inside the transaction could not query at all.
+    const single = createDb(TEST_DATABASE_URL, s.schema, { max: 1 });
+    const prepared: string[] = [];
+    const consumer = onPrepared(
+      'user.created.v1',
+      async (event) => {
+        prepared.push(event.id);
+        await single.raw('select 1');
+        return event.data.email.toUpperCase();
+      },
+      async (event, { trx, attempt, prepared: shout }) => {
+        await trx('effects').insert({ message_id: event.id, attempt, email: shout });
+      },
+    );
+    const bus = await w.startBus(w.serviceName(), { ...s, db: single }, [consumer], { prefetch: 1 });
+    try {
+      const envelope = buildEnvelope('user.created.v1', userCreated('quiet@example.com'));
+      await bus.publish(envelope);
+      await eventually(async () => (await s.effects()).length === 1);
+      await bus.publish(envelope);
+      const marker = buildEnvelope('user.created.v1', userCreated('marker@example.com'));
+      await bus.publish(marker);
+      await eventually(async () => (await s.effects()).length === 2);
+
+      expect(await s.effects()).toMatchObject([
+        { email: 'QUIET@EXAMPLE.COM', attempt: 1 },
+        { email: 'MARKER@EXAMPLE.COM', attempt: 1 },
+      ]);
+      expect(prepared).toEqual([envelope.id, marker.id]);
+    } finally {
+      await bus.close();
+      await single.destroy();
+    }
+  });
+
+  it('retries a failing prepare step like a failing handler', async () => {
+    const w = newWorld();
+    const s = await w.schema();
+    let calls = 0;
+    const consumer = onPrepared(
+      'user.created.v1',
+      async () => {
+        calls++;
+        if (calls < 2) throw new Error('the cloud API is busy');
+        return calls;
+      },
+      async (event, { trx, attempt }) => {
+        await trx('effects').insert({ message_id: event.id, attempt, email: event.data.email });
+      },
+    );
+    const bus = await w.startBus(w.serviceName(), s, [consumer]);
+    await bus.publish(buildEnvelope('user.created.v1', userCreated('busy@example.com')));
+    await eventually(async () => (await s.effects()).length === 1);
+    expect(await s.effects()).toMatchObject([{ email: 'busy@example.com', attempt: 2 }]);
+  });
+});
+
+describe('queueConsumers', () => {
+  it('counts the consumers of a queue, and 0 for a queue that does not exist, without breaking the bus', async () => {
+    const w = newWorld();
+    const s = await w.schema();
+    const consuming = w.serviceName();
+    const bus = await w.startBus(consuming, s, [recordEffect()]);
+    expect(await bus.queueConsumers(consuming)).toBe(1);
+    expect(await bus.queueConsumers(uniqueName('no_such_queue'))).toBe(0);
+    // The 404 closed only the probe's own channel: the bus still consumes.
+    await bus.publish(buildEnvelope('user.created.v1', userCreated('still@example.com')));
+    await eventually(async () => (await s.effects()).length === 1);
+    await bus.close();
+    await expect(bus.queueConsumers(consuming)).rejects.toThrow(/Not connected/);
   });
 });
 

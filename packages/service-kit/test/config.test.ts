@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigError, parseConfig, serviceConfig } from '../src/config/index.js';
+import { BUILT_IN_SECRETS, ConfigError, parseConfig, serviceConfig } from '../src/config/index.js';
 
 const schema = serviceConfig({ PORT: z.coerce.number().int().min(1).max(65535).default(8101) });
 
@@ -27,6 +27,27 @@ describe('service config', () => {
       expect((err as ConfigError).setting).toBe('PORT');
       expect((err as Error).message).toMatch(/^invalid setting PORT: .*got "eighty"/);
       expect((err as Error).message).not.toContain('\n');
+    }
+  });
+
+  it('refuses to run in production on a built-in secret, and says which', () => {
+    const own = { STORAGE_SIGNING_SECRET: 'a'.repeat(40), SERVICE_TOKEN_SECRET: 'b'.repeat(40) };
+    expect(() => parseConfig(schema, { NODE_ENV: 'production', ...own })).not.toThrow();
+    for (const key of Object.keys(BUILT_IN_SECRETS)) {
+      const env = { NODE_ENV: 'production', ...own, [key]: '' };
+      expect(() => parseConfig(schema, env)).toThrow(new RegExp(`^invalid setting ${key}: is the built-in development value`));
+    }
+    // Development and tests keep working with no environment at all.
+    expect(() => parseConfig(schema, { NODE_ENV: 'development' })).not.toThrow();
+  });
+
+  it('never repeats a secret in its error message', () => {
+    try {
+      parseConfig(schema, { SERVICE_TOKEN_SECRET: 'short-but-secret' });
+      expect.unreachable();
+    } catch (err) {
+      expect((err as Error).message).toMatch(/^invalid setting SERVICE_TOKEN_SECRET: .*value not shown/);
+      expect((err as Error).message).not.toContain('short-but-secret');
     }
   });
 });

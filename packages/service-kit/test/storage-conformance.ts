@@ -84,6 +84,44 @@ export function describeStorageConformance(title: string, setup: () => Promise<S
       await expect(storage.get(key('doomed.txt'))).rejects.toBeInstanceOf(StorageNotFoundError);
     });
 
+    it('copies an object inside the store with its bytes and content type, replacing what was at the copy\'s key', async () => {
+      const body = randomBytes(300_000);
+      await storage.put(key('copy/source video.mp4'), body, { contentType: 'video/mp4' });
+      await storage.put(key('copy/sealed/video.mp4'), Buffer.from('older object at the target'), { contentType: 'text/plain' });
+      await storage.copy(key('copy/source video.mp4'), key('copy/sealed/video.mp4'));
+      expect((await storage.getBuffer(key('copy/sealed/video.mp4'))).equals(body)).toBe(true);
+      expect(await storage.head(key('copy/sealed/video.mp4'))).toMatchObject({ key: key('copy/sealed/video.mp4'), size: body.length, contentType: 'video/mp4' });
+      expect((await storage.head(key('copy/sealed/video.mp4')))?.etag).toBeTruthy();
+      // Copying an object onto itself changes nothing.
+      await storage.copy(key('copy/source video.mp4'), key('copy/source video.mp4'));
+      expect((await storage.getBuffer(key('copy/source video.mp4'))).equals(body)).toBe(true);
+    });
+
+    it('keeps a copy as it was when its source is written again, through a presigned URL too, or deleted', async () => {
+      const putUrl = await storage.presignPut(key('seal/photo.jpg'), { contentType: 'image/jpeg', expiresIn: 300 });
+      const first = randomBytes(50_000);
+      expect((await fetch(putUrl, { method: 'PUT', body: first, headers: { 'Content-Type': 'image/jpeg' } })).status).toBe(200);
+      await storage.copy(key('seal/photo.jpg'), key('seal/sealed/photo.jpg'));
+
+      const swapped = randomBytes(70_000);
+      expect((await fetch(putUrl, { method: 'PUT', body: swapped, headers: { 'Content-Type': 'image/jpeg' } })).status).toBe(200);
+      expect((await storage.getBuffer(key('seal/photo.jpg'))).equals(swapped)).toBe(true);
+      expect((await storage.getBuffer(key('seal/sealed/photo.jpg'))).equals(first)).toBe(true);
+      expect(await storage.head(key('seal/sealed/photo.jpg'))).toMatchObject({ size: first.length, contentType: 'image/jpeg' });
+
+      await storage.delete(key('seal/photo.jpg'));
+      expect((await storage.getBuffer(key('seal/sealed/photo.jpg'))).equals(first)).toBe(true);
+    });
+
+    it('answers a copy of a missing object with StorageNotFoundError and stores nothing; refuses invalid keys', async () => {
+      await expect(storage.copy(key('copy/missing.bin'), key('copy/never.bin'))).rejects.toBeInstanceOf(StorageNotFoundError);
+      expect(await storage.head(key('copy/never.bin'))).toBeNull();
+      await storage.put(key('copy/folder/inside.txt'), Buffer.from('x'));
+      await expect(storage.copy(key('copy/folder'), key('copy/not-a-folder'))).rejects.toBeInstanceOf(StorageNotFoundError);
+      await expect(storage.copy('../etc/passwd', key('copy/x'))).rejects.toMatchObject({ code: 'storage/invalid-key' });
+      await expect(storage.copy(key('copy/folder/inside.txt'), '/abs')).rejects.toMatchObject({ code: 'storage/invalid-key' });
+    });
+
     it('lists the objects under a folder, and only that folder', async () => {
       const folder = key('listing/up1');
       await storage.put(`${folder}/frames/0000001000.jpg`, Buffer.from('a'));

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpApp, finishHttpApp, listen, type RunningServer } from '../src/http/app.js';
 import { createFsObjectRouter, createStorage, FsObjectStorage, S3ObjectStorage } from '../src/storage/index.js';
-import { testBaseConfig, testLogger } from '../src/testing/index.js';
+import { rawRequest, socketRequest, testBaseConfig, testLogger } from '../src/testing/index.js';
 import { describeStorageConformance } from './storage-conformance.js';
 
 interface FsFileServer {
@@ -16,7 +16,7 @@ interface FsFileServer {
 }
 
 /** The fs driver as the gateway runs it: the /files router on a real HTTP server, its URL as STORAGE_PUBLIC_URL. */
-async function startFsFileServer(opts: { maxUploadBytes?: number } = {}): Promise<FsFileServer> {
+async function startFsFileServer(opts: { maxUploadBytes?: number; bodyIdleTimeoutMs?: number } = {}): Promise<FsFileServer> {
   const root = await mkdtemp(join(tmpdir(), 'frametext-storage-'));
   const logger = testLogger('files');
   const { app } = createHttpApp({ name: 'files', logger, parseJson: false });
@@ -47,7 +47,7 @@ describe('fs storage on disk and behind the /files router', () => {
   let server: FsFileServer;
   let storage: FsObjectStorage;
   beforeAll(async () => {
-    server = await startFsFileServer({ maxUploadBytes: 64 * 1024 });
+    server = await startFsFileServer({ maxUploadBytes: 64 * 1024, bodyIdleTimeoutMs: 400 });
     storage = server.storage;
   });
   afterAll(async () => {
@@ -72,6 +72,18 @@ describe('fs storage on disk and behind the /files router', () => {
     const sidecar = JSON.parse(await readFile(join(server.root, 'meta', 'sidecar', 'one.jpg.json'), 'utf8')) as Record<string, unknown>;
     expect(sidecar).toMatchObject({ contentType: 'image/jpeg', size: 10, etag: '2ccd799f3a5130350478899447b6aa06' });
     expect(new Date(sidecar.lastModified as string).getTime()).toBeGreaterThan(Date.now() - 60_000);
+    expect(await readdir(join(server.root, 'tmp'))).toEqual([]);
+  });
+
+  it('copies by hard link (no second copy of the bytes on disk) with a sidecar of its own', async () => {
+    await storage.put('linked/source.mp4', Buffer.from('video bytes'), { contentType: 'video/mp4' });
+    await storage.copy('linked/source.mp4', 'linked/sealed/video.mp4');
+    const [a, b] = await Promise.all([stat(join(server.root, 'data', 'linked', 'source.mp4')), stat(join(server.root, 'data', 'linked', 'sealed', 'video.mp4'))]);
+    expect(b.ino).toBe(a.ino);
+    const sidecar = JSON.parse(await readFile(join(server.root, 'meta', 'linked', 'sealed', 'video.mp4.json'), 'utf8')) as Record<string, unknown>;
+    expect(sidecar).toMatchObject({ contentType: 'video/mp4', size: 11, etag: (await storage.head('linked/source.mp4'))!.etag });
+    await storage.put('linked/source.mp4', Buffer.from('replaced'), { contentType: 'video/mp4' });
+    expect((await storage.getBuffer('linked/sealed/video.mp4')).toString()).toBe('video bytes');
     expect(await readdir(join(server.root, 'tmp'))).toEqual([]);
   });
 
@@ -163,6 +175,24 @@ describe('fs storage on disk and behind the /files router', () => {
     const fits = await fetch(url, { method: 'PUT', body: randomBytes(64 * 1024), headers: { 'Content-Type': 'video/mp4' } });
     expect(fits.status).toBe(200);
     expect((await stat(join(server.root, 'data', 'big', 'video.mp4'))).size).toBe(64 * 1024);
+  });
+
+  it('cuts an upload that stalls with 408 and stores nothing, and lets a slow but steady one through', async () => {
+    const url = new URL(await storage.presignPut('slow/photo.jpg', { contentType: 'image/jpeg' }));
+    const stalled = await socketRequest(url.origin, [
+      `PUT ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: image/jpeg\r\nContent-Length: 1000\r\n\r\n`,
+      Buffer.alloc(100, 1),
+    ]);
+    expect(stalled.status).toBe(408);
+    expect(JSON.parse(stalled.body)).toMatchObject({ error: { code: 'request/body-idle' } });
+    expect(stalled.headers.connection).toBe('close');
+    expect(await storage.head('slow/photo.jpg')).toBeNull();
+    expect(await readdir(join(server.root, 'tmp'))).toEqual([]);
+
+    // Six chunks a fifth of the idle time apart: longer in total than the idle time, never silent that long.
+    const steady = await rawRequest(url.toString(), { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, chunks: Array.from({ length: 6 }, () => Buffer.alloc(1000, 2)), pauseMs: 80 });
+    expect(steady.status).toBe(200);
+    expect(await storage.head('slow/photo.jpg')).toMatchObject({ size: 6000 });
   });
 
   it('refuses a path that tries to climb out of the root, even percent-encoded', async () => {

@@ -17,3 +17,4 @@ export * from './series-names.js';
 export * from './text-cleaning.js';
 export * from './number-parsing.js';
 export * from './numerical-export.js';
+export * from './two-pass.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitAtWideGaps } from './text-runs.js';
+import { isImplausibleWordBox, readableRuns, splitAtWideGaps } from './text-runs.js';
 
 interface Word {
   text: string;
@@ -25,5 +25,27 @@ describe('splitAtWideGaps', () => {
     expect(split([word('wide', 0, 200), word('a', 20, 10), word('b', 150, 10)])).toEqual(['wide a b']);
     expect(split([word('a', 0, 10), word('b', 55, 10)])).toEqual(['a b']);
     expect(splitAtWideGaps([], (w: Word) => w.rect)).toEqual([]);
+  });
+});
+
+describe('readableRuns', () => {
+  interface W {
+    text: string;
+    confidence: number;
+    rect: { x: number; y: number; w: number; h: number };
+  }
+  const w = (text: string, x: number, confidence = 90, wid = 100): W => ({ text, confidence, rect: { x, y: 10, w: wid, h: 30 } });
+  const rules = { minConfidence: 80, imageWidth: 1000, imageHeight: 500 };
+
+  it('trims, drops blank, unsure and implausible words, then cuts at wide gaps', () => {
+    const runs = readableRuns([w(' Battery ', 10), w('  ', 120), w('smudge', 230, 40), w('45%', 600), w('edge', 950)], (x) => x.rect, rules);
+    expect(runs.map((r) => r.map((x) => x.text))).toEqual([['Battery'], ['45%']]);
+  });
+
+  it('knows an implausible box: empty, outside, or the whole frame', () => {
+    expect(isImplausibleWordBox({ x: 0, y: 0, w: 0, h: 10 }, 100, 100)).toBe(true);
+    expect(isImplausibleWordBox({ x: 90, y: 0, w: 20, h: 10 }, 100, 100)).toBe(true);
+    expect(isImplausibleWordBox({ x: 0, y: 0, w: 100, h: 100 }, 100, 100)).toBe(true);
+    expect(isImplausibleWordBox({ x: 5, y: 5, w: 20, h: 10 }, 100, 100)).toBe(false);
   });
 });

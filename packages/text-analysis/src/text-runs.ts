@@ -31,3 +31,34 @@ export function splitAtWideGaps<T>(row: readonly T[], rectOf: (item: T) => Rect)
   runs.push(run);
   return runs;
 }
+
+/**
+ * A box that cannot be a word on an image of this size: not finite, empty, outside the image, or the whole frame
+ * (an engine reading a border or a texture, not text).
+ */
+export function isImplausibleWordBox(rect: Rect, imageWidth: number, imageHeight: number): boolean {
+  if (![rect.x, rect.y, rect.w, rect.h].every(Number.isFinite)) return true;
+  if (rect.w <= 0 || rect.h <= 0) return true;
+  if (rect.x < 0 || rect.y < 0 || rect.x + rect.w > imageWidth || rect.y + rect.h > imageHeight) return true;
+  return rect.w >= imageWidth * 0.98 && rect.h >= imageHeight * 0.9;
+}
+
+/** What the Tesseract engines (the Basic one on the server, the Local one in the browser) keep of a text line. */
+export interface LineRules {
+  /** Words read with less confidence (0..100) are dropped. */
+  minConfidence: number;
+  imageWidth: number;
+  imageHeight: number;
+}
+
+/**
+ * One line of words as Tesseract gives it, left to right, made readable by the rules both Tesseract engines share:
+ * texts trimmed; blank words, words under the confidence floor and implausible boxes dropped; then the line cut at
+ * wide gaps (splitAtWideGaps), so a dashboard's label and its value far to the right are separate runs on every frame.
+ */
+export function readableRuns<T extends { text: string; confidence: number }>(line: readonly T[], rectOf: (word: T) => Rect, rules: LineRules): T[][] {
+  const kept = line
+    .map((w) => ({ ...w, text: w.text.trim() }))
+    .filter((w) => w.text.length > 0 && w.confidence >= rules.minConfidence && !isImplausibleWordBox(rectOf(w), rules.imageWidth, rules.imageHeight));
+  return splitAtWideGaps(kept, rectOf);
+}

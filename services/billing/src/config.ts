@@ -1,22 +1,21 @@
 import { z } from 'zod';
-import { DEFAULT_FREE_CREDITS } from '@frametext/contracts';
+import { DEFAULT_FREE_CREDITS, servicePort } from '@frametext/contracts';
 import { loadConfigOrExit, serviceConfig } from '@frametext/service-kit';
 
 const trueOrFalse = z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true');
-const flag = trueOrFalse.default(false);
 const optionalText = z.string().min(1).optional();
 
 /** Billing settings: every key has a default (or is optional) and is read from the environment variable of the same name. */
 export const configSchema = serviceConfig({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8106),
+  PORT: z.coerce.number().int().min(0).max(65535).default(servicePort('billing')),
   /** Credits granted once to every new account (the spec names both 20 and 50; the server decides). */
   FREE_CREDITS: z.coerce.number().int().min(0).max(1_000_000).default(DEFAULT_FREE_CREDITS),
   /** A reservation that upload.completed.v1 has not confirmed within this many hours was abandoned: the sweep releases it. */
   RESERVATION_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(6),
   /** How often each replica runs the abandoned-reservation sweep. */
   RESERVATION_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).default(600_000),
-  /** Whether the Cloud AI engine (ocr-cloud) is set up; /api/config reports it unavailable otherwise. */
-  CLOUD_OCR_ENABLED: flag,
+  /** Queue of the Cloud AI workers (ocr-cloud's service name): /api/config offers Cloud AI while a worker consumes it. */
+  OCR_CLOUD_QUEUE: z.string().min(1).default('ocr-cloud'),
   /** Public address of the app (the gateway): checkout success and cancel links, and the simulated checkout page. */
   APP_URL: z.string().url().default('http://localhost:8080'),
   /** Stripe secret key (sk_test_... or sk_live_...). With it, purchases go through real Stripe Checkout. */

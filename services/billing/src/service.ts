@@ -1,4 +1,4 @@
-import type { Logger, RunningService, ServiceDefinition } from '@frametext/service-kit';
+import { engineAvailability, type Bus, type Logger, type RunningService, type ServiceDefinition } from '@frametext/service-kit';
 import type { BillingConfig } from './config.js';
 import { billingMigrations } from './data/migrations.js';
 import type { BillingContext } from './domain/context.js';
@@ -28,6 +28,8 @@ const PAYMENTS_LOG = {
 /** The billing service as the kit runs it: ledger migrations, consumers, routes, payments and the reservation sweep. */
 export function billingService(config: BillingConfig, opts: BillingServiceOptions = {}): ServiceDefinition<BillingConfig> {
   const payments = paymentProviderFor(config);
+  let engines: ReturnType<typeof engineAvailability> | undefined;
+  const enginesOf = (bus: Bus) => (engines ??= engineAvailability({ queueConsumers: (q) => bus.queueConsumers(q), cloudQueue: config.OCR_CLOUD_QUEUE }));
   return {
     name: opts.name ?? 'billing',
     config,
@@ -36,10 +38,11 @@ export function billingService(config: BillingConfig, opts: BillingServiceOption
     usesStorage: false,
     logger: opts.logger,
     rawBodyPaths: [WEBHOOK_PATH],
+    authenticatesUsers: true,
     consumes: CONSUMED_EVENTS,
-    consumers: ({ db, logger }) => billingConsumers({ config, db, logger, payments }),
-    setup({ app, db, logger }) {
-      const ctx: BillingContext = { config, db, logger, payments };
+    consumers: ({ db, logger, bus }) => billingConsumers({ config, db, logger, payments, engines: enginesOf(bus) }),
+    setup({ app, db, logger, bus }) {
+      const ctx: BillingContext = { config, db, logger, payments, engines: enginesOf(bus) };
       app.use('/api', publicRoutes(ctx));
       app.use('/api', paymentRoutes(ctx));
       if (payments?.name === 'simulated') app.use('/api', simulatedCheckoutRoutes(ctx, payments));

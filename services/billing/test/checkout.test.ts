@@ -69,7 +69,7 @@ describe('create-checkout-session with Stripe (the SDK pointed at a local server
     expect(amounts).toEqual(['100', '500', '2000']);
   });
 
-  it('answers 400 for anything but a pack, and 403 without the signed-in user', async () => {
+  it("answers 400 for anything but a pack, and 401 without the signed-in user's token", async () => {
     const userId = randomUUID();
     const before = stripe.requests.length;
     for (const body of [{ credits: 200 }, { credits: '500' }, {}, { credits: 0 }]) {
@@ -79,7 +79,7 @@ describe('create-checkout-session with Stripe (the SDK pointed at a local server
     }
     expect((await asUser(billing, userId, 'POST', '/api/create-checkout-session', { credits: 200 })).body.error.message).toBe('credits: credits must be one of the packs: 100, 500, 2500');
     const anonymous = await billing.post('/api/create-checkout-session', { credits: 100 });
-    expect(anonymous.status).toBe(403);
+    expect(anonymous.status).toBe(401);
     expect(stripe.requests.length).toBe(before);
   });
 
@@ -152,6 +152,6 @@ describe('with purchases turned off (no Stripe key, SIMULATED_CHECKOUT=false)', 
     const res = await asUser(billing, randomUUID(), 'POST', '/api/create-checkout-session', { credits: 100 });
     expect(res.status).toBe(503);
     expect(res.body.error).toMatchObject({ code: 'billing/payments-unavailable', message: 'Buying credits is not available on this server.' });
-    expect((await billing.send('POST', '/api/stripe/webhook', { body: '{}', headers: { 'content-type': 'application/json' } })).status).toBe(503);
+    expect((await billing.send('POST', '/api/stripe/webhook', { raw: '{}', headers: { 'content-type': 'application/json' } })).status).toBe(503);
   });
 });

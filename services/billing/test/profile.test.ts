@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CREDIT_PACKS, MAX_FRAMES, profileSchema, publicConfigSchema } from '@frametext/contracts';
+import { connect, type ChannelModel } from 'amqplib';
 import { buildEnvelope } from '@frametext/service-kit';
+import { TEST_RABBITMQ_URL, eventually, uniqueName } from '@frametext/service-kit/testing';
 import { startBilling, userCreated, type TestBilling } from './helpers.js';
 
 describe('with the default settings', () => {
   let billing: TestBilling;
 
   beforeAll(async () => {
-    billing = await startBilling();
+    // A queue of its own, which no Cloud AI worker consumes.
+    billing = await startBilling({ OCR_CLOUD_QUEUE: uniqueName('no_cloud_worker') });
   });
 
   afterAll(async () => {
@@ -48,13 +51,17 @@ describe('with the default settings', () => {
     expect(profileSchema.parse(res.body)).toEqual({ uid, email: '', credits: 0, subscription_tier: 'free', firstLogin: true });
   });
 
-  it('getUserData without the gateway user header answers 403', async () => {
-    const res = await billing.get('/api/getUserData');
-    expect(res.status).toBe(403);
-    expect(res.body.error.code).toBe('auth/missing-user');
+  it('getUserData answers 401 to a caller without a valid access token, whatever headers it sends', async () => {
+    const uid = await billing.newUser();
+    for (const opts of [{}, { headers: { 'x-user-id': uid } }, { token: 'not.a.jwt' }]) {
+      const res = await billing.send('GET', '/api/getUserData', opts);
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toMatch(/^auth\/(missing-token|invalid-token)$/);
+      expect(JSON.stringify(res.body)).not.toContain('@example.com');
+    }
   });
 
-  it('config answers the free credits, rates and limits; Cloud AI unavailable unless configured', async () => {
+  it('config answers the free credits, rates and limits; Cloud AI unavailable while no worker runs it', async () => {
     const res = await billing.get('/api/config');
     expect(res.status).toBe(200);
     const config = publicConfigSchema.parse(res.body);
@@ -74,21 +81,37 @@ describe('with the default settings', () => {
   });
 });
 
-describe('with FREE_CREDITS=20 and CLOUD_OCR_ENABLED=true', () => {
+describe('with FREE_CREDITS=20, while a Cloud AI worker consumes its queue', () => {
   let billing: TestBilling;
+  let broker: ChannelModel;
+  const cloudQueue = uniqueName('cloud_worker');
 
   beforeAll(async () => {
-    billing = await startBilling({ FREE_CREDITS: '20', CLOUD_OCR_ENABLED: 'true' });
+    billing = await startBilling({ FREE_CREDITS: '20', OCR_CLOUD_QUEUE: cloudQueue });
+    broker = await connect(TEST_RABBITMQ_URL);
   });
 
   afterAll(async () => {
     await billing?.stop();
+    const ch = await broker.createChannel();
+    await ch.deleteQueue(cloudQueue);
+    await broker.close();
   });
 
-  it('grants and announces the configured figure, and offers Cloud AI', async () => {
+  it('grants and announces the configured figure, and offers Cloud AI exactly while a worker takes its frames', async () => {
+    const worker = await broker.createChannel();
+    await worker.assertQueue(cloudQueue, { durable: true });
+    const { consumerTag } = await worker.consume(cloudQueue, () => undefined);
+    const cloud = async () => publicConfigSchema.parse((await billing.get('/api/config')).body).engines.find((e) => e.engine === 'cloud');
+
     const config = publicConfigSchema.parse((await billing.get('/api/config')).body);
     expect(config.freeCredits).toBe(20);
-    expect(config.engines.find((e) => e.engine === 'cloud')).toMatchObject({ available: true, reason: null });
+    expect(await eventually(async () => ((await cloud())?.available ? cloud() : undefined))).toMatchObject({ available: true, reason: null });
+
+    // The worker stops: Cloud AI is withdrawn, with the reason.
+    await worker.cancel(consumerTag);
+    expect(await eventually(async () => ((await cloud())?.available === false ? cloud() : undefined))).toMatchObject({ reason: 'Cloud AI is not configured on this server; use Basic.' });
+    await worker.close();
 
     const uid = await billing.newUser();
     expect((await billing.get('/api/getUserData', uid)).body.credits).toBe(20);

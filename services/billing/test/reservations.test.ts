@@ -113,14 +113,64 @@ describe('POST /internal/credits/reserve', () => {
       [[], ''],
     ];
     for (const [body, field] of cases) {
-      const res = await billing.reserve(body as never);
+      const res = await billing.send('POST', '/internal/credits/reserve', { body, user: userId, workload: 'upload' });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.code).toBe('request/invalid-body');
       if (field) expect(res.body.error.message).toMatch(new RegExp(`^${field}: `));
     }
-    const malformed = await billing.post('/internal/credits/reserve', undefined, { raw: '{"uploadId":' });
+    const malformed = await billing.send('POST', '/internal/credits/reserve', { raw: '{"uploadId":', contentType: 'application/json', user: userId, workload: 'upload' });
     expect(malformed.status).toBe(400);
-    const empty = await billing.post('/internal/credits/reserve', undefined, { raw: '', contentType: 'text/plain' });
+    const empty = await billing.send('POST', '/internal/credits/reserve', { raw: '', contentType: 'text/plain', user: userId, workload: 'upload' });
     expect(empty.status).toBe(400);
+  });
+});
+
+describe('who may hold credits', () => {
+  const reserveAs = (opts: Parameters<TestBilling['send']>[2], req: object) => billing.send('POST', '/internal/credits/reserve', { ...opts, body: req });
+
+  it('refuses a caller that is not the upload service, or carries no proof at all, with 401 and moves nothing', async () => {
+    const userId = await billing.newUser();
+    const req = { uploadId: randomUUID(), userId, engine: 'server', frames: 10 };
+    const attempts = [
+      reserveAs({}, req),
+      reserveAs({ user: userId }, req),
+      reserveAs({ workload: 'results', user: userId }, req),
+      reserveAs({ headers: { 'x-workload-token': 'not-a-token' }, user: userId }, req),
+    ];
+    for (const res of await Promise.all(attempts)) {
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe('auth/workload-refused');
+    }
+    expect(await billing.balance(userId)).toBe(50);
+  });
+
+  it("needs the user's own token: none is 401, another user's is 403, and nothing moves", async () => {
+    const victim = await billing.newUser();
+    const attacker = await billing.newUser();
+    const req = { uploadId: randomUUID(), userId: victim, engine: 'server', frames: 10 };
+    const none = await reserveAs({ workload: 'upload' }, req);
+    expect(none.status).toBe(401);
+    const other = await reserveAs({ workload: 'upload', user: attacker }, req);
+    expect(other.status).toBe(403);
+    expect(other.body.error.code).toBe('billing/not-your-credits');
+    expect(await billing.balance(victim)).toBe(50);
+  });
+
+  it('refuses the token of a session that has ended, within the feed interval', async () => {
+    const userId = await billing.newUser();
+    const sessionId = randomUUID();
+    const token = billing.service.issuer.tokenFor(userId, { sessionId });
+    const before = await reserveAs({ workload: 'upload', token }, { uploadId: randomUUID(), userId, engine: 'server', frames: 10 });
+    expect(before.status).toBe(200);
+    billing.service.issuer.revoke(sessionId);
+    const attempt = () => reserveAs({ workload: 'upload', token }, { uploadId: randomUUID(), userId, engine: 'server', frames: 10 });
+    // The feed is read every 100 ms here (every 2 s by default).
+    await expect.poll(async () => (await attempt()).status, { timeout: 5_000 }).toBe(401);
+    const held = await billing.balance(userId);
+    const after = await attempt();
+    expect(after.body.error.code).toBe('auth/session-ended');
+    expect(await billing.balance(userId)).toBe(held);
+    // Another session of the same user is unaffected.
+    expect((await reserveAs({ workload: 'upload', user: userId }, { uploadId: randomUUID(), userId, engine: 'server', frames: 10 })).status).toBe(200);
   });
 });

@@ -137,6 +137,65 @@ describe('settling reservations from pipeline events', () => {
   });
 });
 
+describe('uploads that never ran: cancelled by upload, or deleted by their owner', () => {
+  it('upload.cancelled.v1 releases the hold in full, once however often it comes', async () => {
+    const { userId, uploadId } = await reservedUpload('cloud', 12, { complete: false });
+    expect(await billing.balance(userId)).toBe(38);
+    const cancelled = buildEnvelope('upload.cancelled.v1', { uploadId, userId, reason: 'start-failed' });
+    await billing.publish(cancelled);
+    await billing.publish(cancelled); // redelivered
+    await billing.waitHandled(cancelled.id);
+    await billing.deliver('upload.cancelled.v1', { uploadId, userId, reason: 'abandoned' }); // the same fact again, a new id
+    expect(await movements(userId)).toEqual(['grant 50', 'reserve 12', 'release 12']);
+    expect(await billing.reservation(uploadId)).toMatchObject({ status: 'settled', settled_by: 'cancelled', credits_released: 12 });
+    expect(await billing.balance(userId)).toBe(50);
+  });
+
+  it('a cancel that overtakes its reservation makes the reservation hold nothing (409)', async () => {
+    const userId = await billing.newUser();
+    const uploadId = randomUUID();
+    await billing.deliver('upload.cancelled.v1', { uploadId, userId, reason: 'start-failed' });
+    const late = await billing.reserve({ uploadId, userId, engine: 'cloud', frames: 20 });
+    expect(late.status).toBe(409);
+    expect(late.body.error.code).toBe('billing/upload-cancelled');
+    expect(await billing.reservation(uploadId)).toBeUndefined();
+    expect(await movements(userId)).toEqual(['grant 50']);
+  });
+
+  it('upload.deleted.v1 mid-processing releases the whole hold, and a late upload.processed.v1 charges nothing', async () => {
+    const { userId, uploadId } = await reservedUpload('cloud', 25);
+    expect(await billing.balance(userId)).toBe(25);
+    await billing.deliver('upload.deleted.v1', { uploadId, userId });
+    expect(await billing.reservation(uploadId)).toMatchObject({ status: 'settled', settled_by: 'deleted', credits_captured: 0, credits_released: 25 });
+    expect(await billing.balance(userId)).toBe(50);
+
+    await billing.deliver('upload.processed.v1', { uploadId, userId, framesProcessed: 25, engine: 'cloud' });
+    await billing.deliver('upload.failed.v1', { uploadId, userId, reason: 'OCR failed.', stage: 'ocr' });
+    await billing.deliver('upload.deleted.v1', { uploadId, userId });
+    expect(await movements(userId)).toEqual(['grant 50', 'reserve 25', 'release 25']);
+    expect(await billing.balance(userId)).toBe(50);
+  });
+
+  it('deleting a processed upload keeps its charge', async () => {
+    const { userId, uploadId } = await reservedUpload('cloud', 10);
+    await billing.deliver('upload.processed.v1', { uploadId, userId, framesProcessed: 10, engine: 'cloud' });
+    await billing.deliver('upload.deleted.v1', { uploadId, userId });
+    expect(await movements(userId)).toEqual(['grant 50', 'reserve 10', 'capture 10']);
+    expect(await billing.reservation(uploadId)).toMatchObject({ settled_by: 'processed' });
+    expect(await billing.balance(userId)).toBe(40);
+  });
+
+  it('forgets cancelled upload ids after a week, in the reservation sweep', async () => {
+    const userId = await billing.newUser();
+    const uploadId = randomUUID();
+    await billing.deliver('upload.cancelled.v1', { uploadId, userId, reason: 'abandoned' });
+    await releaseAbandonedReservations(billing.ctx, new Date(Date.now() + 6 * 86_400_000));
+    expect(await billing.db('cancelled_uploads').where({ upload_id: uploadId }).first()).toBeDefined();
+    await releaseAbandonedReservations(billing.ctx, new Date(Date.now() + 8 * 86_400_000));
+    expect(await billing.db('cancelled_uploads').where({ upload_id: uploadId }).first()).toBeUndefined();
+  });
+});
+
 describe('abandoned reservations', () => {
   it('the sweep releases reservations never confirmed within RESERVATION_TTL_HOURS, and only those', async () => {
     const abandoned = await reservedUpload('cloud', 10, { complete: false });

@@ -27,7 +27,7 @@ async function openCheckout(userId: string, credits: 100 | 500 | 2500) {
   return { path: url.pathname, sessionId };
 }
 
-const pay = (path: string) => billing.send('POST', `${path}/pay`, { body: '', headers: { 'content-type': 'application/x-www-form-urlencoded' }, redirect: 'manual' });
+const pay = (path: string) => billing.send('POST', `${path}/pay`, { raw: '', headers: { 'content-type': 'application/x-www-form-urlencoded' }, redirect: 'manual' });
 
 describe('the simulated checkout (no Stripe key)', () => {
   it('serves a payment page for the session that says no money moves, and works without script', async () => {

@@ -136,7 +136,7 @@ describe('signatures', () => {
     const event = sessionEvent('checkout.session.completed', order);
     const pretty = JSON.stringify(event, null, 2);
     const res = await billing.send('POST', '/api/stripe/webhook', {
-      body: JSON.stringify(event),
+      raw: JSON.stringify(event),
       headers: { 'content-type': 'application/json', 'stripe-signature': signatureFor(pretty, WEBHOOK_SECRET) },
     });
     expect(res.status).toBe(400);

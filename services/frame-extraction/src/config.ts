@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { servicePort } from '@frametext/contracts';
 import { loadConfigOrExit, serviceConfig } from '@frametext/service-kit';
 
 export const configSchema = serviceConfig({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8103),
+  PORT: z.coerce.number().int().min(0).max(65535).default(servicePort('frame-extraction')),
   /** Each message is a whole upload's decoding (and holds a database connection meanwhile): a few at a time. */
   BUS_PREFETCH: z.coerce.number().int().min(1).max(1000).default(2),
   /** An ffmpeg or ffprobe run longer than this is killed and the upload fails as unreadable. */

@@ -1,19 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { connect, type ChannelModel } from 'amqplib';
-import type { Envelope, EventData } from '@frametext/contracts';
-import { buildEnvelope, createStorage, startService, type ObjectStorage, type RunningService } from '@frametext/service-kit';
-import { TEST_DATABASE_URL, TEST_RABBITMQ_URL, eventually, testBaseConfig, testLogger, uniqueName } from '@frametext/service-kit/testing';
-import { createDb } from '@frametext/service-kit';
+import { readFile } from 'node:fs/promises';
+import type { EventData } from '@frametext/contracts';
+import type { ObjectStorage } from '@frametext/service-kit';
+import { eventually, startTestService } from '@frametext/service-kit/testing';
 import { configSchema, type Config } from '../src/config.js';
 import { frameExtractionService } from '../src/service.js';
-
-export interface Published {
-  routingKey: string;
-  envelope: Envelope;
-}
 
 export type UploadEvent = EventData<'upload.completed.v1'>;
 
@@ -38,35 +29,24 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
-/** The service in-process on the real Postgres and RabbitMQ, with a queue that sees everything it publishes. */
+/** The service in-process on the real Postgres and RabbitMQ, watching everything it publishes. */
 export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
-  const schema = uniqueName('frame_extraction_test');
-  const name = uniqueName('frame_extraction_test_svc');
-  const workDir = await mkdtemp(join(tmpdir(), 'fx-test-'));
-  const base = testBaseConfig({ DATA_DIR: workDir, STORAGE_FS_ROOT: join(workDir, 'objects') });
-  const config = configSchema.parse({ ...Object.fromEntries(Object.entries(base).map(([k, v]) => [k, String(v)])), PORT: '0', ...env });
-  const running: RunningService<Config> = await startService(frameExtractionService(config, { name, dbSchema: schema, logger: testLogger('frame-extraction') }));
-  const storage = createStorage(config);
-
-  const conn: ChannelModel = await connect(TEST_RABBITMQ_URL);
-  const ch = await conn.createConfirmChannel();
-  const { queue } = await ch.assertQueue('', { exclusive: true, autoDelete: true });
-  await ch.bindQueue(queue, config.BUS_EXCHANGE, '#');
-  const seen: Published[] = [];
-  await ch.consume(queue, (msg) => {
-    if (!msg) return;
-    seen.push({ routingKey: msg.fields.routingKey, envelope: JSON.parse(msg.content.toString()) as Envelope });
-    ch.ack(msg);
+  const service = await startTestService({
+    role: 'frame-extraction',
+    configSchema,
+    env,
+    watch: ['#'],
+    define: (config, t) => frameExtractionService(config, { name: t.name, dbSchema: t.schema, logger: t.logger }),
   });
-
-  const forUpload = (uploadId: string) => seen.filter((p) => (p.envelope.data as { uploadId?: string }).uploadId === uploadId && p.envelope.type !== 'upload.completed.v1');
+  const forUpload = (uploadId: string) =>
+    service.watched.seen.filter((p) => (p.envelope.data as { uploadId?: string }).uploadId === uploadId && p.envelope.type !== 'upload.completed.v1');
 
   return {
-    config,
-    storage,
-    workDir,
+    config: service.config,
+    storage: service.storage,
+    workDir: service.dataDir,
     async putFile(key, path) {
-      await storage.put(key, await readFile(path));
+      await service.storage.put(key, await readFile(path));
     },
     async publishUpload(partial, opts = {}) {
       const uploadId = partial.uploadId ?? randomUUID();
@@ -90,12 +70,8 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
         createdAt: new Date().toISOString(),
         ...partial,
       };
-      const envelope = buildEnvelope('upload.completed.v1', data);
       // The same message more than once is what a redelivery looks like.
-      for (let i = 0; i < (opts.times ?? 1); i++) {
-        ch.publish(config.BUS_EXCHANGE, envelope.type, Buffer.from(JSON.stringify(envelope)), { persistent: true, contentType: 'application/json', messageId: envelope.id });
-        await ch.waitForConfirms();
-      }
+      await service.publish('upload.completed.v1', data, { times: opts.times });
       return uploadId;
     },
     async outcome(uploadId, timeoutMs = 60_000) {
@@ -112,19 +88,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
         return undefined;
       }, timeoutMs, 100);
     },
-    async stop() {
-      await running.stop();
-      await ch.close().catch(() => undefined);
-      const admin = await conn.createChannel();
-      for (const q of [name, `${name}.retry`, `${name}.dlq`, `${config.BUS_EXCHANGE}.unrouted`]) await admin.deleteQueue(q).catch(() => undefined);
-      await admin.deleteExchange(config.BUS_EXCHANGE).catch(() => undefined);
-      await admin.deleteExchange(`${config.BUS_EXCHANGE}.unrouted`).catch(() => undefined);
-      await conn.close().catch(() => undefined);
-      const db = createDb(TEST_DATABASE_URL, schema, { max: 1 });
-      await db.raw('drop schema if exists ?? cascade', [schema]);
-      await db.destroy();
-      await rm(workDir, { recursive: true, force: true });
-    },
+    stop: () => service.stop(),
   };
 }
 

@@ -65,7 +65,7 @@ describe('video frames at an interval', () => {
       [2, 10000, 4],
       [3, 15000, 4],
     ]);
-    expect(out.ocr[1]!.data).toMatchObject({ objectKey: `uploads/${uploadId}/frames/0000005000.jpg`, engine: 'server', mediaContent: 'numerical', originalLanguage: 'en' });
+    expect(out.ocr[1]!.data).toMatchObject({ objectKey: `uploads/${uploadId}/frames/0000005000.jpg`, engine: 'server', mediaContent: 'numerical', originalLanguage: 'en', userId: 'user-1' });
   });
 
   it('takes sparse frames by seeking, with the same result', async () => {

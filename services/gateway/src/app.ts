@@ -3,16 +3,22 @@ import helmet from 'helmet';
 import {
   AppError,
   FsObjectStorage,
+  RevokedSessions,
+  WorkloadCredentials,
+  accessTokenSettings,
+  createAccessTokenVerifier,
   createFsObjectRouter,
   createHttpApp,
   createStorage,
   finishHttpApp,
+  httpRevocationSource,
+  revocationsUrl,
+  type AccessTokenVerifier,
   type HttpApp,
   type Logger,
   type ObjectStorage,
 } from '@frametext/service-kit';
 import { UPSTREAM_SERVICES, serviceUrl, type GatewayConfig } from './config.js';
-import { createTokenVerifier, type TokenVerifier } from './auth.js';
 import { corsFor } from './cors.js';
 import { systemHealthHandler } from './health.js';
 import { createProxy, type Proxy } from './proxy.js';
@@ -24,36 +30,39 @@ export interface Gateway {
   http: HttpApp;
   /** The fs object store served at /files, when STORAGE_DRIVER is fs. */
   storage: ObjectStorage | undefined;
-  /** Frees the upstream connection pools (after the HTTP server has closed). */
-  close(): void;
+  /** Starts following ended sessions (identity's feed). */
+  start(): void;
+  /** Stops following ended sessions and frees the upstream connection pools (after the HTTP server has closed). */
+  close(): Promise<void>;
 }
 
 export interface GatewayDeps {
   logger: Logger;
-  verifier?: TokenVerifier;
 }
 
 /** Builds the gateway from its settings: security headers, the API route table, /files, the SPA, JSON errors. */
 export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway {
   const { logger } = deps;
-  const verifier =
-    deps.verifier ??
-    createTokenVerifier({
-      jwksUrl: config.JWKS_URL,
-      audience: config.JWT_AUDIENCE,
-      issuer: config.JWT_ISSUER,
-      cacheMaxAgeMs: config.JWKS_CACHE_MAX_AGE_MS,
-      requestsPerMinute: config.JWKS_REQUESTS_PER_MINUTE,
-    });
-  const proxy = createProxy({ timeoutMs: config.PROXY_TIMEOUT_MS, bodyLimitBytes: config.API_BODY_LIMIT_BYTES });
+  const feed = revocationsUrl(config);
+  const revoked = feed
+    ? new RevokedSessions(httpRevocationSource(feed, new WorkloadCredentials(config.SERVICE_TOKEN_SECRET, 'gateway')), config.REVOCATIONS_POLL_MS, logger)
+    : undefined;
+  const verifier = createAccessTokenVerifier(accessTokenSettings(config), revoked);
+  const proxy = createProxy({ timeoutMs: config.PROXY_TIMEOUT_MS, bodyLimitBytes: config.API_BODY_LIMIT_BYTES, body: { totalMs: config.API_BODY_TIMEOUT_MS } });
   const storage = config.STORAGE_DRIVER === 'fs' ? createStorage(config) : undefined;
-  const storeProxy = createProxy({ timeoutMs: config.STORAGE_PROXY_TIMEOUT_MS, bodyLimitBytes: config.STORAGE_BODY_LIMIT_BYTES, preserveHost: true });
+  const storeProxy = createProxy({
+    timeoutMs: config.STORAGE_PROXY_TIMEOUT_MS,
+    bodyLimitBytes: config.STORAGE_BODY_LIMIT_BYTES,
+    preserveHost: true,
+    body: { idleMs: config.STORAGE_BODY_IDLE_TIMEOUT_MS },
+  });
 
   // Bodies stream through untouched: services parse their own JSON, and webhook signatures need the raw bytes.
   const http = createHttpApp({ name: 'gateway', logger, parseJson: false });
   const { app } = http;
   app.set('trust proxy', config.TRUST_PROXY);
   if (storage) http.readiness.storage = () => storage.ping();
+  if (revoked) http.readiness.revocations = () => revoked.check();
 
   app.use(securityHeaders(config));
   if (config.CORS_ORIGINS.length > 0) app.use(corsFor(config.CORS_ORIGINS));
@@ -62,7 +71,7 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
   app.get('/api/health', systemHealthHandler(services, config.HEALTH_TIMEOUT_MS));
   app.use(apiRoutes(config, verifier, proxy));
 
-  if (storage instanceof FsObjectStorage) app.use('/files', createFsObjectRouter(storage));
+  if (storage instanceof FsObjectStorage) app.use('/files', createFsObjectRouter(storage, { bodyIdleTimeoutMs: config.STORAGE_BODY_IDLE_TIMEOUT_MS }));
   if (config.STORAGE_DRIVER === 's3' && config.S3_ENDPOINT) app.use(`/${config.STORAGE_BUCKET}`, objectStorePassThrough(storeProxy, config.S3_ENDPOINT));
   app.use(spaRouter(config.SPA_DIR));
   finishHttpApp(app, logger);
@@ -71,15 +80,20 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
     app,
     http,
     storage,
-    close: () => {
+    start: () => revoked?.start(),
+    close: async () => {
+      await revoked?.stop();
       proxy.close();
       storeProxy.close();
     },
   };
 }
 
-/** Dispatches /api/* by the route table: unknown paths 404, signed-in routes need a verified token. */
-function apiRoutes(config: GatewayConfig, verifier: TokenVerifier, proxy: Proxy): RequestHandler {
+/**
+ * Dispatches /api/* by the route table: unknown paths 404, signed-in routes need a verified token (a refused one
+ * answers 403, the spec's sign-out signal). The token travels on unchanged: each service verifies it again.
+ */
+function apiRoutes(config: GatewayConfig, verifier: AccessTokenVerifier, proxy: Proxy): RequestHandler {
   return async (req, res, next) => {
     if (!req.path.startsWith('/api/')) return next();
     const match = matchRoute(req.method, req.path);
@@ -89,17 +103,8 @@ function apiRoutes(config: GatewayConfig, verifier: TokenVerifier, proxy: Proxy)
       return next(new AppError(405, 'request/method-not-allowed', `${req.method} is not allowed on ${req.path}.`));
     }
     const { route } = match;
-    let userId: string | undefined;
-    if (route.access === 'signed-in') {
-      userId = (await verifier.verify(req.header('authorization'))).userId;
-    } else if (req.header('authorization')) {
-      // Public routes still learn who is calling when the token is good; a bad one is simply ignored here.
-      userId = await verifier.verify(req.header('authorization')).then(
-        (u) => u.userId,
-        () => undefined,
-      );
-    }
-    proxy.forward(req, res, next, { name: route.target, baseUrl: serviceUrl(config, route.target) }, userId);
+    if (route.access === 'signed-in') await verifier.verify(req.header('authorization'), 403);
+    proxy.forward(req, res, next, { name: route.target, baseUrl: serviceUrl(config, route.target) });
   };
 }
 
@@ -109,7 +114,7 @@ function apiRoutes(config: GatewayConfig, verifier: TokenVerifier, proxy: Proxy)
  * itself stays on the private network, and the browser's PUTs are same-origin (no CORS on the store).
  */
 function objectStorePassThrough(store: Proxy, endpoint: string): RequestHandler {
-  return (req, res, next) => store.forward(req, res, next, { name: 'object storage', baseUrl: endpoint }, undefined);
+  return (req, res, next) => store.forward(req, res, next, { name: 'object storage', baseUrl: endpoint });
 }
 
 function securityHeaders(config: GatewayConfig): RequestHandler {
@@ -121,8 +126,10 @@ function securityHeaders(config: GatewayConfig): RequestHandler {
       useDefaults: true,
       directives: {
         defaultSrc: ["'self'"],
+        // The Local engine: tesseract.js compiles its WebAssembly core ('wasm-unsafe-eval', no 'unsafe-eval') in
+        // workers started from our own files (workerBlobURL off), which fetch the core and model from /assets.
         scriptSrc: ["'self'", "'wasm-unsafe-eval'", ...extra],
-        workerSrc: ["'self'", 'blob:'],
+        workerSrc: ["'self'"],
         imgSrc: ["'self'", 'blob:', 'data:', storageOrigin, ...extra],
         mediaSrc: ["'self'", 'blob:', storageOrigin],
         connectSrc: ["'self'", storageOrigin, ...extra],

@@ -1,24 +1,16 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { SERVICE_REGISTRY, UPSTREAM_SERVICE_NAMES, servicePort, type ServiceName, type UpstreamServiceName } from '@frametext/contracts';
 import { serviceConfig } from '@frametext/service-kit';
 
-/** The one port table of the system. Each service's own config defaults to its row; every one can be overridden by env. */
-export const SERVICE_PORTS = {
-  gateway: 8080,
-  identity: 8101,
-  upload: 8102,
-  'frame-extraction': 8103,
-  'ocr-tesseract': 8104,
-  'ocr-cloud': 8105,
-  billing: 8106,
-  results: 8107,
-} as const;
+/** Every process's default port, from the service registry (packages/contracts/src/registry.js). */
+export const SERVICE_PORTS = Object.fromEntries(SERVICE_REGISTRY.map((s) => [s.name, s.port])) as Readonly<Record<ServiceName, number>>;
 
-/** Services behind the gateway, in the order /api/health reports them. */
-export const UPSTREAM_SERVICES = ['identity', 'upload', 'frame-extraction', 'ocr-tesseract', 'ocr-cloud', 'billing', 'results'] as const;
-export type UpstreamService = (typeof UPSTREAM_SERVICES)[number];
+/** Services behind the gateway, in the order /api/health reports them (the registry's order). */
+export const UPSTREAM_SERVICES: readonly UpstreamServiceName[] = UPSTREAM_SERVICE_NAMES;
+export type UpstreamService = UpstreamServiceName;
 
-const localUrl = (service: UpstreamService) => z.string().url().default(`http://127.0.0.1:${SERVICE_PORTS[service]}`);
+const localUrl = (service: UpstreamService) => z.string().url().default(`http://127.0.0.1:${servicePort(service)}`);
 
 // <repo>/frontend/dist, from both src/config.ts and dist/config.js.
 const defaultSpaDir = fileURLToPath(new URL('../../../frontend/dist', import.meta.url));
@@ -34,24 +26,40 @@ const csvList = z
   );
 
 export const gatewayConfigSchema = serviceConfig({
-  PORT: z.coerce.number().int().min(0).max(65535).default(SERVICE_PORTS.gateway),
-  IDENTITY_URL: localUrl('identity'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(servicePort('gateway')),
+  /** The public door: every interface (the services behind it listen on loopback). */
+  HOST: z.string().min(1).default('0.0.0.0'),
   UPLOAD_URL: localUrl('upload'),
   FRAME_EXTRACTION_URL: localUrl('frame-extraction'),
   OCR_TESSERACT_URL: localUrl('ocr-tesseract'),
   OCR_CLOUD_URL: localUrl('ocr-cloud'),
   BILLING_URL: localUrl('billing'),
   RESULTS_URL: localUrl('results'),
-  /** Where the access tokens' public keys are published (identity's JWKS, or a hosted provider's). */
-  JWKS_URL: z.string().url().default(`http://127.0.0.1:${SERVICE_PORTS.identity}/api/auth/jwks.json`),
-  JWKS_CACHE_MAX_AGE_MS: z.coerce.number().int().min(0).default(600_000),
-  JWKS_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
-  JWT_AUDIENCE: z.string().min(1).default('frametext'),
-  JWT_ISSUER: z.string().min(1).default('frametext-identity'),
   /** The spec's API timeout: a proxied call that takes longer answers 504. */
   PROXY_TIMEOUT_MS: z.coerce.number().int().min(100).default(300_000),
   /** Largest request body forwarded to a service (bytes). */
   API_BODY_LIMIT_BYTES: z.coerce.number().int().min(1).default(1024 * 1024),
+  /**
+   * The whole body of an API call must arrive within this time, or the gateway answers 408 and closes the
+   * connection. API bodies are at most API_BODY_LIMIT_BYTES (1 MB): 30 s is enough on a poor mobile link, and a
+   * client that trickles or stalls a body stops holding a socket here and one at the service.
+   */
+  API_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /**
+   * An upload (PUT to /files or to the S3 pass-through) that sends nothing for this long is cut with 408 and
+   * stores nothing. Uploads may be large and slow, so they have no total limit below HTTP_REQUEST_TIMEOUT_MS.
+   */
+  STORAGE_BODY_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  /**
+   * Longest a client may take to send a whole request, body included (Node's requestTimeout; 0 turns it off): the
+   * backstop behind the clocks above, so it is as long as the slowest upload the store accepts.
+   */
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(0).default(3_600_000),
+  /**
+   * Idle time of a kept-alive client connection. Above the idle timeout of the load balancers usually put in front
+   * (60 s), so that the balancer, not the gateway, closes idle connections and never reuses one being closed.
+   */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(65_000),
   /** Largest object the browser may PUT through the gateway to the S3 store (bytes). */
   STORAGE_BODY_LIMIT_BYTES: z.coerce.number().int().min(1).default(5 * 1024 ** 3),
   /** Time the S3 store may take to answer a PUT passed through the gateway (it answers after the last byte). */

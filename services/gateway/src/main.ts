@@ -1,4 +1,4 @@
-import { createLogger, listen, loadConfigOrExit } from '@frametext/service-kit';
+import { createLogger, listen, loadConfigOrExit, serverTimeouts } from '@frametext/service-kit';
 import { gatewayConfigSchema } from './config.js';
 import { createGateway } from './app.js';
 
@@ -8,7 +8,8 @@ const logger = createLogger('gateway', config.LOG_LEVEL);
 async function main(): Promise<void> {
   const gateway = createGateway(config, { logger });
   await gateway.storage?.ensureReady();
-  const server = await listen(gateway.app, config.PORT);
+  const server = await listen(gateway.app, config.PORT, config.HOST, serverTimeouts(config));
+  gateway.start();
   logger.info({ port: server.port, spaDir: config.SPA_DIR, storage: config.STORAGE_DRIVER }, 'gateway ready');
 
   let stopping = false;
@@ -24,8 +25,8 @@ async function main(): Promise<void> {
     // Readiness turns 503 first, then the server stops accepting and finishes the requests in hand.
     gateway.http.setDraining();
     server.close().then(
-      () => {
-        gateway.close();
+      async () => {
+        await gateway.close();
         logger.info('gateway stopped');
         process.exit(0);
       },

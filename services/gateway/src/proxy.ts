@@ -1,7 +1,7 @@
 import http, { type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import type { NextFunction, Request, Response } from 'express';
-import { AppError, CORRELATION_HEADER, USER_HEADER } from '@frametext/service-kit';
+import { AppError, CORRELATION_HEADER, watchBody, type BodyClock } from '@frametext/service-kit';
 
 export interface ProxyOptions {
   /** Time a service may take to start answering before the gateway answers 504. */
@@ -10,6 +10,11 @@ export interface ProxyOptions {
   bodyLimitBytes: number;
   /** Keep the client's Host header (S3 presigned URLs sign it); otherwise the target's host is sent. */
   preserveHost?: boolean;
+  /**
+   * Clocks on the client's body: API calls get a total time (a trickled or stalled body must not hold two sockets
+   * for minutes), uploads an idle time (they may be large and slow, but not silent). Either answers 408.
+   */
+  body: BodyClock;
 }
 
 export interface ProxyTarget {
@@ -19,23 +24,31 @@ export interface ProxyTarget {
 
 export interface Proxy {
   /** Streams the request to the target and its answer back; errors before the answer go to `next` as AppErrors. */
-  forward(req: Request, res: Response, next: NextFunction, target: ProxyTarget, userId: string | undefined): void;
+  forward(req: Request, res: Response, next: NextFunction, target: ProxyTarget): void;
   close(): void;
 }
 
 // Connection-scoped headers (RFC 9110 7.6.1) never travel through a proxy; `host` is the target's.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
-// Set by the gateway alone: a client must not choose its user id or its forwarding chain.
-const GATEWAY_OWNED = new Set([USER_HEADER, CORRELATION_HEADER, 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'forwarded', 'x-real-ip']);
+// Set by the gateway alone: a client must not choose its correlation id or its forwarding chain.
+const GATEWAY_OWNED = new Set([CORRELATION_HEADER, 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'forwarded', 'x-real-ip']);
+
+/** Idle time of a pooled connection to a service or the store that says nothing about its own. */
+const POOL_IDLE_MS = 4_000;
 
 export function createProxy(opts: ProxyOptions): Proxy {
+  // Pooled connections are dropped before the other side closes them, or a request could go out on a connection
+  // being closed (ECONNRESET, a 503 for nothing). Node shortens the pool's idle time to a server's `Keep-Alive:
+  // timeout=N` hint (N - 1 s; the services say 5 s), but only below the agent's own timeout: without one it keeps
+  // idle sockets forever. So the agent has one, for servers that give no hint.
+  const agentOptions = { keepAlive: true, maxSockets: 256, timeout: POOL_IDLE_MS };
   const agents = {
-    'http:': new http.Agent({ keepAlive: true, maxSockets: 256 }),
-    'https:': new https.Agent({ keepAlive: true, maxSockets: 256 }),
+    'http:': new http.Agent(agentOptions),
+    'https:': new https.Agent(agentOptions),
   };
 
   return {
-    forward(req, res, next, target, userId) {
+    forward(req, res, next, target) {
       const declared = Number(req.headers['content-length']);
       if (Number.isFinite(declared) && declared > opts.bodyLimitBytes) {
         res.setHeader('connection', 'close');
@@ -47,9 +60,9 @@ export function createProxy(opts: ProxyOptions): Proxy {
       const headers = forwardedRequestHeaders(req.headers);
       headers[CORRELATION_HEADER] = String(res.getHeader(CORRELATION_HEADER) ?? '');
       headers['x-forwarded-for'] = req.ip ?? req.socket.remoteAddress ?? '';
-      headers['x-forwarded-proto'] = req.protocol;
+      // req.protocol repeats a trusted proxy's X-Forwarded-Proto as it comes; only the two real answers travel on.
+      headers['x-forwarded-proto'] = req.protocol === 'https' ? 'https' : 'http';
       if (req.headers.host) headers['x-forwarded-host'] = req.headers.host;
-      if (userId) headers[USER_HEADER] = userId;
       if (opts.preserveHost && req.headers.host) headers.host = req.headers.host;
 
       let settled = false;
@@ -107,6 +120,15 @@ export function createProxy(opts: ProxyOptions): Proxy {
         answer.on('error', () => res.destroy());
         answer.on('end', () => clearTimeout(timer));
       });
+
+      const stopClock = watchBody(req, opts.body, (err) => {
+        // Once the service has begun to answer, the answer stands (the server's request clock bounds the rest).
+        if (settled) return;
+        // The rest of the body is not worth waiting for: answer, then close the connection.
+        res.setHeader('connection', 'close');
+        fail(err);
+      });
+      res.on('close', stopClock);
 
       streamBody(req, upstream, opts.bodyLimitBytes, () => {
         res.setHeader('connection', 'close');

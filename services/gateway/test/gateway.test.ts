@@ -2,11 +2,11 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listen, parseConfig, type RunningServer } from '@frametext/service-kit';
-import { testLogger } from '@frametext/service-kit/testing';
+import { listen, parseConfig, serverTimeouts, type RunningServer } from '@frametext/service-kit';
+import { rawRequest, socketRequest, testLogger } from '@frametext/service-kit/testing';
 import { createGateway, type Gateway } from '../src/app.js';
 import { UPSTREAM_SERVICES, gatewayConfigSchema, type UpstreamService } from '../src/config.js';
-import { FakeService, forgeToken, hmacWith, json, makeKey, rawRequest, signToken, startJwks, validClaims } from './support.js';
+import { FakeService, forgeToken, hmacWith, json, makeKey, signToken, startJwks, validClaims } from './support.js';
 
 const key = makeKey('key-1');
 const strangerKey = makeKey('key-stranger');
@@ -31,8 +31,12 @@ function settings(overrides: Record<string, string> = {}): Record<string, string
     BILLING_URL: upstream.billing.url,
     RESULTS_URL: upstream.results.url,
     JWKS_URL: jwks.url,
+    REVOCATIONS_URL: jwks.revocationsUrl,
+    REVOCATIONS_POLL_MS: '100',
     PROXY_TIMEOUT_MS: '700',
     HEALTH_TIMEOUT_MS: '500',
+    API_BODY_TIMEOUT_MS: '500',
+    STORAGE_BODY_IDLE_TIMEOUT_MS: '500',
     CORS_ORIGINS: 'https://app.example',
     SPA_DIR: spaDir,
     STORAGE_DRIVER: 'fs',
@@ -42,9 +46,11 @@ function settings(overrides: Record<string, string> = {}): Record<string, string
 }
 
 async function startGateway(env: Record<string, string>): Promise<{ gateway: Gateway; server: RunningServer; base: string }> {
-  const g = createGateway(parseConfig(gatewayConfigSchema, env), { logger: testLogger('gateway') });
+  const config = parseConfig(gatewayConfigSchema, env);
+  const g = createGateway(config, { logger: testLogger('gateway') });
   await g.storage?.ensureReady();
-  const s = await listen(g.app, 0, '127.0.0.1');
+  const s = await listen(g.app, 0, '127.0.0.1', serverTimeouts(config));
+  g.start();
   return { gateway: g, server: s, base: `http://127.0.0.1:${s.port}` };
 }
 
@@ -54,7 +60,7 @@ interface Answer {
   status: string;
   services: Record<string, { status: string; checks: Record<string, string> }>;
   service: string;
-  userId: string | null;
+  authorization: string | null;
 }
 const answer = async (res: Response) => (await res.json()) as Answer;
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -70,7 +76,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  gateway?.close();
+  await gateway?.close();
   for (const s of Object.values(upstream)) await s.stop();
   await jwks?.close();
   rmSync(tmp, { recursive: true, force: true });
@@ -85,13 +91,13 @@ describe('signed-in routes', () => {
     expect(upstream.results.seen.length).toBe(before);
   });
 
-  it('pass a valid token through with the verified user id, and a client cannot choose its own', async () => {
-    const res = await fetch(`${base}/api/getUploads?limit=5`, { headers: { ...bearer(signToken(key, { sub: 'user-42' })), 'x-user-id': 'someone-else' } });
+  it('pass a valid token on unchanged, for the service to verify again (no header the service would have to believe)', async () => {
+    const token = signToken(key, { sub: 'user-42' });
+    const res = await fetch(`${base}/api/getUploads?limit=5`, { headers: bearer(token) });
     expect(res.status).toBe(200);
-    expect(await answer(res)).toEqual({ service: 'results', userId: 'user-42' });
+    expect(await answer(res)).toEqual({ service: 'results', authorization: `Bearer ${token}` });
     const seen = upstream.results.last;
     expect(seen.url).toBe('/api/getUploads?limit=5');
-    expect(seen.headers['x-user-id']).toBe('user-42');
     expect(seen.headers['x-forwarded-proto']).toBe('http');
     expect(seen.headers['x-forwarded-for']).toBeTruthy();
   });
@@ -104,7 +110,7 @@ describe('signed-in routes', () => {
       expect(upstream.identity.last.headers['x-forwarded-for']).toBe('127.0.0.1');
     } finally {
       await strict.server.close();
-      strict.gateway.close();
+      await strict.gateway.close();
     }
     // The default trusts loopback only: a local reverse proxy may name the client.
     await fetch(`${base}/api/auth/login`, { method: 'POST', headers: spoof, body: '{}' });
@@ -149,14 +155,48 @@ describe('signed-in routes', () => {
     expect(res.headers.get('allow')).toBe('POST');
     expect((await answer(res)).error.code).toBe('request/method-not-allowed');
   });
+
+  it('refuse the tokens of a session that has ended (log-out) within the feed interval, and only that session', async () => {
+    const ended = signToken(key, { sub: 'user-7', sid: '5a0c4c52-8f4b-4d0e-9a59-1d6f3f0a0001' });
+    const other = signToken(key, { sub: 'user-7', sid: '5a0c4c52-8f4b-4d0e-9a59-1d6f3f0a0002' });
+    expect((await fetch(`${base}/api/getUploads`, { headers: bearer(ended) })).status).toBe(200);
+    jwks.revoke('5a0c4c52-8f4b-4d0e-9a59-1d6f3f0a0001');
+    await expect.poll(async () => (await fetch(`${base}/api/getUploads`, { headers: bearer(ended) })).status, { timeout: 3_000 }).toBe(403);
+    const res = await fetch(`${base}/api/getUploads`, { headers: bearer(ended) });
+    expect((await answer(res)).error.code).toBe('auth/session-ended');
+    expect((await fetch(`${base}/api/getUploads`, { headers: bearer(other) })).status).toBe(200);
+  });
+
+  it('keep the last list of ended sessions while identity is unreachable, and say so in readiness until one is read', async () => {
+    jwks.revoke('5a0c4c52-8f4b-4d0e-9a59-1d6f3f0a0003');
+    const ended = signToken(key, { sub: 'user-8', sid: '5a0c4c52-8f4b-4d0e-9a59-1d6f3f0a0003' });
+    await expect.poll(async () => (await fetch(`${base}/api/getUploads`, { headers: bearer(ended) })).status, { timeout: 3_000 }).toBe(403);
+    jwks.feedStatus = 500;
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await fetch(`${base}/api/getUploads`, { headers: bearer(ended) })).status).toBe(403);
+      expect((await fetch(`${base}/health/ready`)).status).toBe(200);
+      // A gateway that starts while the feed is down is not ready: it cannot know which sessions have ended.
+      const fresh = await startGateway(settings());
+      try {
+        const ready = await fetch(`${fresh.base}/health/ready`);
+        expect(ready.status).toBe(503);
+        expect(((await ready.json()) as { checks: Record<string, string> }).checks.revocations).toMatch(/not been read/);
+      } finally {
+        await fresh.server.close();
+        await fresh.gateway.close();
+      }
+    } finally {
+      jwks.feedStatus = 200;
+    }
+  });
 });
 
 describe('public routes', () => {
-  it('pass without a token, and strip a client-sent user id', async () => {
-    const res = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-user-id': 'spoofed' }, body: '{"email":"a@b.c"}' });
+  it('pass without a token', async () => {
+    const res = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"a@b.c"}' });
     expect(res.status).toBe(200);
     expect(upstream.identity.last.url).toBe('/api/auth/login');
-    expect(upstream.identity.last.headers['x-user-id']).toBeUndefined();
     expect(upstream.identity.last.body.toString()).toBe('{"email":"a@b.c"}');
 
     expect((await fetch(`${base}/api/getUploadDetails/demo`)).status).toBe(200);
@@ -257,6 +297,61 @@ describe('failures', () => {
   });
 });
 
+describe('slow bodies', () => {
+  const loginHead = (length: number) => `POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+
+  it('cut an API body that trickles past API_BODY_TIMEOUT_MS with 408 JSON and close the connection', async () => {
+    const before = upstream.identity.seen.length;
+    const chunks = Array.from({ length: 12 }, () => Buffer.from('  '));
+    const res = await rawRequest(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '24' }, chunks, pauseMs: 100 });
+    expect(res.status).toBe(408);
+    expect(res.headers.connection).toBe('close');
+    expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'request/body-timeout', message: expect.stringMatching(/within 0\.5 s/) } });
+    expect(upstream.identity.seen.length).toBe(before);
+  });
+
+  it('cut an API body that stalls, with 408 JSON', async () => {
+    const res = await socketRequest(base, [loginHead(100), '{"email":']);
+    expect(res.status).toBe(408);
+    expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'request/body-timeout' } });
+  });
+
+  it('let a whole API body that arrives in time through', async () => {
+    const res = await rawRequest(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, chunks: [Buffer.from('{"a":'), Buffer.from('1}')], pauseMs: 50 });
+    expect(res.status).toBe(200);
+    expect(upstream.identity.last.body.toString()).toBe('{"a":1}');
+  });
+
+  it('give uploads an idle limit instead: a slow steady PUT passes, a stalled one gets 408 (S3 pass-through and /files)', async () => {
+    const store = await new FakeService('minio').start();
+    const other = await startGateway(settings({ STORAGE_DRIVER: 's3', S3_ENDPOINT: store.url, S3_ACCESS_KEY: 'k', S3_SECRET_KEY: 's', STORAGE_BUCKET: 'frametext' }));
+    try {
+      const path = '/frametext/uploads/u1/video.mp4?X-Amz-Signature=abc';
+      const chunks = Array.from({ length: 10 }, () => Buffer.alloc(1000, 'v'));
+      const steady = await rawRequest(`${other.base}${path}`, { method: 'PUT', headers: { 'content-type': 'video/mp4' }, chunks, pauseMs: 100 });
+      expect(steady.status).toBe(200);
+      expect(store.last.body.length).toBe(10_000);
+      const stalled = await socketRequest(other.base, [`PUT ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: video/mp4\r\nContent-Length: 5000\r\n\r\n`, Buffer.alloc(100)]);
+      expect(stalled.status).toBe(408);
+      expect(JSON.parse(stalled.body)).toMatchObject({ error: { code: 'request/body-idle' } });
+    } finally {
+      await other.server.close();
+      await other.gateway.close();
+      await store.stop();
+    }
+    const put = new URL(await gateway.storage!.presignPut('uploads/u2/stalled.txt', { contentType: 'text/plain' }));
+    const files = await socketRequest(base, [`PUT ${put.pathname}${put.search} HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 5000\r\n\r\n`, 'partial']);
+    expect(files.status).toBe(408);
+    expect(await gateway.storage!.head('uploads/u2/stalled.txt')).toBeNull();
+  });
+
+  it('set the server clocks from its settings', () => {
+    expect(server.server.headersTimeout).toBe(15_000);
+    expect(server.server.requestTimeout).toBe(3_600_000);
+    expect(server.server.keepAliveTimeout).toBe(65_000);
+  });
+});
+
 describe('health', () => {
   it('reports every service ready with 200', async () => {
     const res = await fetch(`${base}/api/health`);
@@ -294,7 +389,10 @@ describe('headers', () => {
   it('sets security headers with a CSP for the SPA', async () => {
     const res = await fetch(`${base}/`);
     const csp = res.headers.get('content-security-policy') ?? '';
-    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval'");
+    // The Local engine's workers come from our own files only: no blob: workers, no eval.
+    expect(csp).toMatch(/worker-src 'self'(;|$)/);
+    expect(csp).not.toContain("'unsafe-eval'");
     expect(csp).toContain("img-src 'self' blob: data:");
     expect(csp).toMatch(/connect-src 'self'/);
     expect(csp).toContain("frame-ancestors 'none'");
@@ -343,7 +441,7 @@ describe('SPA and files', () => {
       expect(await res.text()).toContain('pnpm --filter @frametext/frontend build');
     } finally {
       await other.server.close();
-      other.gateway.close();
+      await other.gateway.close();
     }
   });
 
@@ -373,7 +471,7 @@ describe('SPA and files', () => {
       expect((await fetch(`${other.base}/files/anything`)).status).toBe(404);
     } finally {
       await other.server.close();
-      other.gateway.close();
+      await other.gateway.close();
       await store.stop();
     }
   });

@@ -2,6 +2,7 @@ import { createHmac, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import jwt from 'jsonwebtoken';
+import { BUILT_IN_SECRETS, WorkloadCredentials } from '@frametext/service-kit';
 
 export interface SigningKey {
   kid: string;
@@ -25,6 +26,7 @@ export interface TokenClaims {
   aud?: string;
   iss?: string;
   exp?: number;
+  sid?: string;
 }
 
 export function signToken(key: SigningKey, claims: TokenClaims = {}): string {
@@ -91,7 +93,7 @@ export class FakeService {
         }
         this.seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
         if (this.handler) return this.handler(req, res, body);
-        json(res, 200, { service: this.name, userId: req.headers['x-user-id'] ?? null });
+        json(res, 200, { service: this.name, authorization: req.headers.authorization ?? null });
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
@@ -116,18 +118,45 @@ export function json(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-/** Serves a JWKS and counts how often it is fetched. */
-export async function startJwks(keys: SigningKey[]): Promise<{ url: string; fetches: () => number; close: () => Promise<void> }> {
+export interface Identity {
+  /** The JWKS URL. */
+  url: string;
+  /** The feed of ended sessions. */
+  revocationsUrl: string;
+  fetches: () => number;
+  /** Ends a session: the feed lists it from now on. */
+  revoke(sessionId: string): void;
+  /** Answers the feed with this status from now on (500 to make it fail, 200 to mend it). */
+  feedStatus: number;
+  close: () => Promise<void>;
+}
+
+/** identity as the gateway sees it: a JWKS (counting its fetches) and the feed of ended sessions (workload token only). */
+export async function startJwks(keys: SigningKey[]): Promise<Identity> {
   let fetches = 0;
+  const ended = new Set<string>();
+  const workloads = new WorkloadCredentials(BUILT_IN_SECRETS.SERVICE_TOKEN_SECRET, 'identity');
   const server = http.createServer((req, res) => {
+    if (req.url === '/internal/revocations') {
+      if (identity.feedStatus !== 200) return json(res, identity.feedStatus, {});
+      try {
+        workloads.verify(req.headers['x-workload-token'] as string | undefined, 'identity', ['gateway']);
+      } catch {
+        return json(res, 401, {});
+      }
+      return json(res, 200, { sessions: [...ended] });
+    }
     fetches++;
     if (req.url !== '/jwks.json') return json(res, 404, {});
     json(res, 200, { keys: keys.map((k) => k.jwk) });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  const identity: Identity = {
     url: `http://127.0.0.1:${port}/jwks.json`,
+    revocationsUrl: `http://127.0.0.1:${port}/internal/revocations`,
+    revoke: (sessionId) => void ended.add(sessionId),
+    feedStatus: 200,
     fetches: () => fetches,
     close: () =>
       new Promise<void>((resolve) => {
@@ -135,29 +164,5 @@ export async function startJwks(keys: SigningKey[]): Promise<{ url: string; fetc
         server.closeAllConnections();
       }),
   };
-}
-
-/** Sends a request with node:http (fetch cannot stream a chunked body of our choosing or set Content-Length). */
-export function rawRequest(
-  url: string,
-  opts: { method: string; headers?: Record<string, string>; chunks?: Buffer[] },
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: opts.method, headers: opts.headers, agent: false }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString() }));
-      res.on('error', reject);
-    });
-    // The gateway may answer 413 and close before the whole body is written; the answer is what counts.
-    req.on('error', (err) => setTimeout(() => reject(err), 200));
-    const write = async () => {
-      for (const c of opts.chunks ?? []) {
-        if (req.destroyed) return;
-        if (!req.write(c)) await new Promise((r) => req.once('drain', r));
-      }
-      req.end();
-    };
-    void write();
-  });
+  return identity;
 }

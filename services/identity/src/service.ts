@@ -8,7 +8,7 @@ import type { IdentityContext } from './domain/context.js';
 import { kickMailDelivery, MAIL_DELIVERY_INTERVAL_MS } from './domain/mail-delivery.js';
 import { runMaintenance } from './domain/maintenance.js';
 import { SigningKeys } from './domain/signing-keys.js';
-import { authRoutes } from './http/routes.js';
+import { authRoutes, internalRoutes } from './http/routes.js';
 
 export interface IdentityServiceOptions {
   /** Postgres schema (tests pass a unique one). */
@@ -50,8 +50,10 @@ export function identityService(config: IdentityConfig, opts: IdentityServiceOpt
               })
             : undefined,
       };
+      await ctx.keys.encryptStoredKeys();
       await ctx.keys.ensureFresh();
       app.use('/api/auth', authRoutes(ctx));
+      app.use('/internal', internalRoutes(ctx));
       opts.onContext?.(ctx);
 
       const timer = setInterval(() => {

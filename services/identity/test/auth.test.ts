@@ -19,7 +19,7 @@ describe('sign-up', () => {
     expect(res.status).toBe(201);
     const session = authSessionSchema.parse(res.body);
     expect(session.user).toMatchObject({ email, firstLogin: true });
-    expect(session.expiresIn).toBe(3600);
+    expect(session.expiresIn).toBe(600);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const row = await id.db('users').where({ email }).first();
     expect(row.password_hash).toMatch(/^\$argon2id\$/);
@@ -82,7 +82,7 @@ describe('log-in', () => {
     const session = authSessionSchema.parse(res.body);
     const claims = await verifyWithJwks(id, session.idToken);
     expect(claims).toMatchObject({ sub: signup.body.user.uid, email, iss: 'frametext-identity', aud: 'frametext' });
-    expect(claims.exp - claims.iat).toBe(3600);
+    expect(claims.exp - claims.iat).toBe(600);
   });
 
   it('firstLogin is true only when the account is created: signing up signs in', async () => {

@@ -118,7 +118,7 @@ describe('Google sign-in (OpenID Connect, code + PKCE)', () => {
     const { fragment } = await signInWithGoogle({ sub: `g-${randomUUID()}`, email });
     expect(fragment.get('error')).toBeNull();
     expect(fragment.get('firstLogin')).toBe('true');
-    expect(fragment.get('expiresIn')).toBe('3600');
+    expect(fragment.get('expiresIn')).toBe('600');
     const claims = await verifyWithJwks(id, fragment.get('idToken')!);
     expect(claims.email).toBe(email);
     const user = await id.db('users').where({ email }).first();

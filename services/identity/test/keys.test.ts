@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import jwt from 'jsonwebtoken';
+import { parseConfig, startService } from '@frametext/service-kit';
+import { testEnv } from '@frametext/service-kit/testing';
+import { identityConfigSchema } from '../src/config.js';
 import { rotateSigningKey } from '../src/domain/maintenance.js';
+import { identityService } from '../src/service.js';
 import { GOOD_PASSWORD, startIdentity, uniqueEmail, verifyWithJwks, type TestIdentity } from './helpers.js';
 
 let id: TestIdentity;
@@ -32,7 +36,7 @@ describe('signing keys', () => {
   it('a retired key leaves the JWKS once every token it signed has expired', async () => {
     const oldKid = (await id.db('signing_keys').whereNull('retired_at').first()).kid;
     await rotateSigningKey(id.ctx);
-    await id.db('signing_keys').where({ kid: oldKid }).update({ retired_at: new Date(Date.now() - (3600 + 6 * 60) * 1000) });
+    await id.db('signing_keys').where({ kid: oldKid }).update({ retired_at: new Date(Date.now() - (600 + 6 * 60) * 1000) });
     const kids = (await id.get('/api/auth/jwks.json')).body.keys.map((k: { kid: string }) => k.kid);
     expect(kids).not.toContain(oldKid);
   });
@@ -79,3 +83,34 @@ describe('access token lifetime and encrypted keys', () => {
     await expect(verifyWithJwks(short, res.body.idToken)).rejects.toThrow(/jwt expired/);
   });
 });
+
+describe('signing keys at rest', () => {
+  it('encrypts the keys an earlier run stored in clear once a passphrase is set, and tokens they signed keep working', async () => {
+    const email = uniqueEmail('at-rest');
+    const before = (await id.post('/api/auth/signup', { email, password: GOOD_PASSWORD })).body;
+    expect((await id.db('signing_keys').where({ encrypted: false })).length).toBeGreaterThan(0);
+
+    const sealed = await startService(identityService({ ...id.config, JWT_KEY_PASSPHRASE: 'a passphrase of our own 42' }, { dbSchema: id.service.names.schema }));
+    try {
+      const rows = await id.db('signing_keys').select('encrypted', 'private_pem');
+      expect(rows.every((r: { encrypted: boolean; private_pem: string }) => r.encrypted && r.private_pem.includes('ENCRYPTED PRIVATE KEY'))).toBe(true);
+      expect((await verifyWithJwks(id, before.idToken)).email).toBe(email);
+      const login = await fetch(`http://127.0.0.1:${sealed.port}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.250.0.1' },
+        body: JSON.stringify({ email, password: GOOD_PASSWORD }),
+      });
+      expect(login.status).toBe(200);
+      expect((await verifyWithJwks(id, ((await login.json()) as { idToken: string }).idToken)).email).toBe(email);
+    } finally {
+      await sealed.stop();
+    }
+  });
+
+  it('refuses to start in production without a passphrase, naming the setting', () => {
+    const secrets = { STORAGE_SIGNING_SECRET: 's'.repeat(40), SERVICE_TOKEN_SECRET: 't'.repeat(40) };
+    expect(() => parseConfig(identityConfigSchema, testEnv({ NODE_ENV: 'production', ...secrets }))).toThrow(/^invalid setting JWT_KEY_PASSPHRASE: is required in production/);
+    expect(() => parseConfig(identityConfigSchema, testEnv({ NODE_ENV: 'production', ...secrets, JWT_KEY_PASSPHRASE: 'p'.repeat(20) }))).not.toThrow();
+  });
+});
+

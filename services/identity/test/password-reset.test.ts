@@ -1,7 +1,11 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '@frametext/service-kit/testing';
+import { createLogger } from '@frametext/service-kit';
+import { eventually, startTestService } from '@frametext/service-kit/testing';
+import { identityConfigSchema } from '../src/config.js';
+import { identityService } from '../src/service.js';
 import { smtpMailer } from '../src/data/mailer.js';
 import { deliverQueuedMail, retryDelayMs } from '../src/domain/mail-delivery.js';
 import { GOOD_PASSWORD, startIdentity, uniqueEmail, type TestIdentity } from './helpers.js';
@@ -135,3 +139,38 @@ describe('password reset', () => {
     expect([0, 1, 2, 10].map(retryDelayMs)).toEqual([30_000, 60_000, 120_000, 900_000]);
   });
 });
+
+describe('where reset links go', () => {
+  it('keeps the mailbox folder and its mail readable by their owner only', async () => {
+    const email = uniqueEmail('private');
+    await id.post('/api/auth/signup', { email, password: GOOD_PASSWORD });
+    await id.post('/api/auth/password-reset', { email });
+    await linkFromMailbox(email);
+    expect((await stat(id.mailbox)).mode & 0o777).toBe(0o700);
+    for (const f of await readdir(id.mailbox)) expect((await stat(join(id.mailbox, f))).mode & 0o777).toBe(0o600);
+  });
+
+  it.each([
+    ['never logs the link outside development', 'test', false],
+    ['logs the link on a developer machine (NODE_ENV=development), with no SMTP', 'development', true],
+  ])('%s', async (_name, nodeEnv, logged) => {
+    const lines: string[] = [];
+    const sink = new Writable({ write: (chunk: Buffer, _enc, done) => (lines.push(chunk.toString()), done()) });
+    const service = await startTestService({
+      role: 'identity',
+      configSchema: identityConfigSchema,
+      env: { NODE_ENV: nodeEnv, LOG_LEVEL: 'info' },
+      define: (config, t) => identityService(config, { dbSchema: t.schema, logger: createLogger('identity', 'info', sink) }),
+    });
+    try {
+      const email = uniqueEmail('logged');
+      await service.post('/api/auth/signup', { email, password: GOOD_PASSWORD });
+      expect((await service.post('/api/auth/password-reset', { email })).status).toBe(204);
+      await eventually(() => lines.some((l) => l.includes('mail written to the local mailbox')));
+      expect(lines.some((l) => l.includes('reset-password?token='))).toBe(logged);
+    } finally {
+      await service.stop();
+    }
+  });
+});
+

@@ -23,7 +23,7 @@ describe('refresh', () => {
     expect(res.status).toBe(200);
     const next = refreshResponseSchema.parse(res.body);
     expect(next.refreshToken).not.toBe(s.refreshToken);
-    expect(next.expiresIn).toBe(3600);
+    expect(next.expiresIn).toBe(600);
     expect((await verifyWithJwks(id, next.idToken)).sub).toBe(s.user.uid);
     // Stored hashed: the raw token appears nowhere in the table.
     const raw = await id.db('refresh_tokens').whereRaw('token_hash = ?', [next.refreshToken]).first();
@@ -88,3 +88,48 @@ describe('logout', () => {
     expect((await id.post('/api/auth/logout', {})).body.error.code).toBe('auth/missing-refresh-token');
   });
 });
+
+describe('the feed of ended sessions (GET /internal/revocations)', () => {
+  const feed = () => id.get('/internal/revocations', { workload: 'gateway' });
+
+  it('lists a session once it is logged out, by the sid its access tokens carry, and not before', async () => {
+    const s = await signedUp();
+    const { sid } = await verifyWithJwks(id, s.idToken);
+    expect(sid).toMatch(/^[0-9a-f-]{36}$/);
+    // A refreshed token keeps its session.
+    const refreshed = (await id.post('/api/auth/refresh', { refreshToken: s.refreshToken })).body as { idToken: string; refreshToken: string };
+    expect((await verifyWithJwks(id, refreshed.idToken)).sid).toBe(sid);
+    expect((await feed()).body.sessions).not.toContain(sid);
+
+    await id.post('/api/auth/logout', { refreshToken: refreshed.refreshToken });
+    const after = await feed();
+    expect(after.status).toBe(200);
+    expect(after.headers.get('cache-control')).toBe('no-store');
+    expect(after.body.sessions).toContain(sid);
+  });
+
+  it('lists every session of a user whose password was reset', async () => {
+    const email = uniqueEmail('reset-ends-all');
+    await id.post('/api/auth/signup', { email, password: GOOD_PASSWORD });
+    const sids = await Promise.all(
+      [1, 2].map(async () => (await verifyWithJwks(id, (await id.post('/api/auth/login', { email, password: GOOD_PASSWORD })).body.idToken)).sid),
+    );
+    const user = await id.db('users').where({ email }).first();
+    await id.db('refresh_sessions').where({ user_id: user.uid }).update({ revoked_at: new Date(), revoked_reason: 'password-reset' });
+    expect((await feed()).body.sessions).toEqual(expect.arrayContaining(sids));
+  });
+
+  it('forgets a session once its last access token has expired', async () => {
+    const s = await signedUp();
+    const { sid } = await verifyWithJwks(id, s.idToken);
+    await id.db('refresh_sessions').where({ family_id: sid }).update({ revoked_at: new Date(Date.now() - (600 + 6 * 60) * 1000) });
+    expect((await feed()).body.sessions).not.toContain(sid);
+  });
+
+  it('answers 401 to anyone without a workload token', async () => {
+    const anonymous = await id.get('/internal/revocations');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.error.code).toBe('auth/workload-refused');
+  });
+});
+

@@ -1,13 +1,7 @@
-import { loadConfigOrExit, runMain } from '@frametext/service-kit';
-import { configSchema } from './config.js';
+import { runMain } from '@frametext/service-kit';
+import { loadConfig } from './config.js';
+import { resolveGoogleAccess } from './data/google-auth.js';
+import { ocrCloudService } from './service.js';
 
-const name = 'ocr-cloud';
-
-await runMain({
-  name,
-  config: loadConfigOrExit(name, configSchema),
-  migrations: [],
-  usesStorage: true,
-  consumes: [],
-  consumers: () => [],
-});
+const config = loadConfig();
+await runMain(ocrCloudService(config, { google: await resolveGoogleAccess(config.GOOGLE_APPLICATION_CREDENTIALS) }));

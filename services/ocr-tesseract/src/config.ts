@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { servicePort } from '@frametext/contracts';
 import { loadConfigOrExit, serviceConfig } from '@frametext/service-kit';
 
 export const WHITE_MASK_MODES = ['auto', 'always', 'never'] as const;
@@ -10,7 +11,7 @@ export type WhiteMaskMode = (typeof WHITE_MASK_MODES)[number];
  * BUS_PREFETCH (shared setting) defaults to OCR_CONCURRENCY here: every message in hand has a core to run on.
  */
 export const configSchema = serviceConfig({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8104),
+  PORT: z.coerce.number().int().min(0).max(65535).default(servicePort('ocr-tesseract')),
   BUS_PREFETCH: z.coerce.number().int().min(1).max(1000).optional(),
   /** Tesseract processes running at once (each single-threaded): one per core. */
   OCR_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(availableParallelism()),

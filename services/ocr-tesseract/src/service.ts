@@ -1,6 +1,5 @@
-import type { Logger, ServiceDefinition } from '@frametext/service-kit';
+import { Limiter, type Logger, type ServiceDefinition } from '@frametext/service-kit';
 import { tesseractEnv, type Config } from './config.js';
-import { Limiter } from './domain/limiter.js';
 import { recognizeFrame } from './domain/recognize.js';
 import { runTesseract, tesseractVersion, type TesseractOptions } from './domain/tesseract.js';
 import { ocrConsumers } from './messaging/consumers.js';

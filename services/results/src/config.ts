@@ -1,16 +1,34 @@
 import { z } from 'zod';
-import { FRAME_INTERVALS, RETENTION_DAYS } from '@frametext/contracts';
+import { FRAME_INTERVALS, RETENTION_DAYS, servicePort } from '@frametext/contracts';
 import { loadConfigOrExit, serviceConfig } from '@frametext/service-kit';
 
 const flag = z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true');
 
 /** Results settings: every key has a default and is read from the environment variable of the same name. */
 export const configSchema = serviceConfig({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8107),
+  PORT: z.coerce.number().int().min(0).max(65535).default(servicePort('results')),
   /** Uploads (rows and stored objects) older than this many days are deleted. */
   RETENTION_DAYS: z.coerce.number().positive().max(3650).default(RETENTION_DAYS),
   /** How often each replica runs the retention job (also once at start). */
   RETENTION_INTERVAL_MS: z.coerce.number().int().min(1000).default(3_600_000),
+  /**
+   * The watchdog fails an upload that has not moved (no frames extracted, no new frame read) for this many minutes,
+   * and billing releases its hold. An upload's own work never pauses that long: extraction takes a few minutes at
+   * most and a frame seconds. What can is a queue: its frames wait behind every frame queued before them, so raise
+   * this if your OCR queue regularly holds more than an hour of work (or add OCR workers).
+   */
+  STALLED_AFTER_MINUTES: z.coerce.number().int().min(1).default(60),
+  /** How often each replica runs the watchdog. */
+  WATCHDOG_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
+  /** How often each replica runs the purge job, which removes the files of deleted and failed uploads when due. */
+  PURGE_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
+  /** After a purge, the same upload's folder is emptied again this many minutes later (files a worker wrote late). */
+  PURGE_REPEAT_MINUTES: z.coerce.number().int().min(1).default(60),
+  /**
+   * How long a deleted upload's tombstone (its late events are ignored) and a failed upload's purge last; the folder
+   * is emptied one last time after it. A worker still writing frames after a day is not expected.
+   */
+  PURGE_WINDOW_HOURS: z.coerce.number().positive().default(24),
   /** Lifetime of the presigned frame, thumbnail and results URLs the endpoints answer. */
   PRESIGN_EXPIRES_SECONDS: z.coerce.number().int().min(60).max(7 * 86_400).default(3600),
   /** Seed the public demo upload at start when it does not exist yet (tests turn it off). */

@@ -3,7 +3,8 @@ import type { ResultsConfig } from './config.js';
 import { resultsMigrations } from './data/migrations.js';
 import type { ResultsContext } from './domain/context.js';
 import { makeChargerDemoVideo, seedDemo, type DemoVideoMaker } from './domain/demo.js';
-import { runRetention } from './domain/uploads.js';
+import { purgeStoredFiles, runRetention } from './domain/deletion.js';
+import { failStalledUploads } from './domain/watchdog.js';
 import { resultsRoutes } from './http/routes.js';
 import { RESULTS_CONSUMES, resultsConsumers } from './messaging/consumers.js';
 
@@ -15,7 +16,7 @@ export interface ResultsServiceOptions {
   logger?: Logger;
   /** Makes the demo video; defaults to the charger screen of @frametext/sample-media. */
   makeDemoVideo?: DemoVideoMaker;
-  /** Receives the use-case context once built (tests run the retention job through it). */
+  /** Receives the use-case context once built (tests run the scheduled jobs through it). */
   onContext?: (ctx: ResultsContext) => void;
 }
 
@@ -24,7 +25,7 @@ function contextOf(config: ResultsConfig, deps: ServiceDeps<ResultsConfig>): Res
   return { config, db: deps.db, storage: deps.storage, logger: deps.logger };
 }
 
-/** The results service as the kit runs it: consumers, the endpoints, the retention job and the demo seed. */
+/** The results service as the kit runs it: consumers, the endpoints, the scheduled jobs (retention, purge, watchdog) and the demo seed. */
 export function resultsService(config: ResultsConfig, opts: ResultsServiceOptions = {}): ServiceDefinition<ResultsConfig> {
   let ctx: ResultsContext | undefined;
   const context = (deps: ServiceDeps<ResultsConfig>) => (ctx ??= contextOf(config, deps));
@@ -34,6 +35,7 @@ export function resultsService(config: ResultsConfig, opts: ResultsServiceOption
     dbSchema: opts.dbSchema ?? 'results',
     migrations: resultsMigrations,
     usesStorage: true,
+    authenticatesUsers: true,
     logger: opts.logger,
     consumes: RESULTS_CONSUMES,
     consumers: (deps) => resultsConsumers(context(deps)),
@@ -42,13 +44,30 @@ export function resultsService(config: ResultsConfig, opts: ResultsServiceOption
       deps.app.use('/api', resultsRoutes(c));
       opts.onContext?.(c);
 
-      let retaining: Promise<unknown> = Promise.resolve();
-      const retention = () => {
-        retaining = runRetention(c).catch((err: unknown) => c.logger.error({ err }, 'retention job failed'));
+      // Each job runs on every replica (they lock with SKIP LOCKED); a run still going when the next is due is skipped.
+      const running = new Set<Promise<unknown>>();
+      const every = (ms: number, name: string, job: () => Promise<unknown>) => {
+        let current: Promise<unknown> | undefined;
+        const run = () => {
+          if (current) return;
+          current = job()
+            .catch((err: unknown) => c.logger.error({ err }, `${name} failed`))
+            .finally(() => {
+              running.delete(current!);
+              current = undefined;
+            });
+          running.add(current);
+        };
+        const timer = setInterval(run, ms);
+        timer.unref();
+        return { run, timer };
       };
-      const timer = setInterval(retention, config.RETENTION_INTERVAL_MS);
-      timer.unref();
-      retention();
+      const jobs = [
+        every(config.RETENTION_INTERVAL_MS, 'retention job', () => runRetention(c)),
+        every(config.PURGE_INTERVAL_MS, 'purge job', () => purgeStoredFiles(c)),
+        every(config.WATCHDOG_INTERVAL_MS, 'watchdog', () => failStalledUploads(c)),
+      ];
+      jobs[0]!.run();
 
       // Not awaited: readiness does not wait for ffmpeg.
       const seeding = config.DEMO_SEED
@@ -57,8 +76,8 @@ export function resultsService(config: ResultsConfig, opts: ResultsServiceOption
           })
         : Promise.resolve();
       return async () => {
-        clearInterval(timer);
-        await Promise.all([seeding, retaining]);
+        for (const job of jobs) clearInterval(job.timer);
+        await Promise.all([seeding, ...running]);
       };
     },
   };

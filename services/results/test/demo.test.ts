@@ -82,7 +82,7 @@ describe('the public demo', () => {
   });
 
   it('is never removed by the retention job', async () => {
-    const { runRetention } = await import('../src/domain/uploads.js');
+    const { runRetention } = await import('../src/domain/deletion.js');
     await runRetention(svc.ctx, new Date(Date.now() + 400 * 86_400_000));
     expect((await svc.get('/api/getUploadDetails/demo')).status).toBe(200);
   });

@@ -81,11 +81,13 @@ describe('results endpoints', () => {
     }
   });
 
-  it('refuses calls without the signed-in user (403) and bad queries (400)', async () => {
-    expect((await svc.get('/api/getUploads')).status).toBe(403);
-    expect((await svc.get(`/api/checkUploadStatus/${newUploadId()}`)).status).toBe(403);
-    expect((await svc.get(`/api/getUploadDetails/${newUploadId()}`)).status).toBe(403);
-    expect((await svc.post('/api/deleteUploads', { uploads: [newUploadId()], deleteUploads: true })).status).toBe(403);
+  it("refuses calls without the user's own access token (401), whatever headers they carry, and bad queries (400)", async () => {
+    expect((await svc.get('/api/getUploads')).status).toBe(401);
+    expect((await svc.get(`/api/checkUploadStatus/${newUploadId()}`)).status).toBe(401);
+    expect((await svc.get(`/api/getUploadDetails/${newUploadId()}`)).status).toBe(401);
+    expect((await svc.post('/api/deleteUploads', { uploads: [newUploadId()], deleteUploads: true })).status).toBe(401);
+    const spoofed = await svc.service.get('/api/getUploads', { headers: { 'x-user-id': 'someone' } });
+    expect(spoofed.status).toBe(401);
     const badMode = await svc.get(`/api/getUploadDetails/${newUploadId()}?mode=charts`, newUserId());
     expect(badMode.status).toBe(400);
     expect(badMode.body.error.message).toContain('mode must be');
@@ -120,7 +122,7 @@ describe('results endpoints', () => {
     const old = await processedUpload(user, { createdAt: new Date(Date.now() - (svc.config.RETENTION_DAYS + 1) * DAY_MS) });
     const recent = await processedUpload(user, { createdAt: new Date(Date.now() - (svc.config.RETENTION_DAYS - 1) * DAY_MS) });
 
-    const { runRetention } = await import('../src/domain/uploads.js');
+    const { runRetention } = await import('../src/domain/deletion.js');
     const removed = await runRetention(svc.ctx);
     expect(removed).toContain(old);
     expect(removed).not.toContain(recent);

@@ -1,49 +1,71 @@
-import type { Logger, RunningService, ServiceDefinition } from '@frametext/service-kit';
+import { engineAvailability, type Logger, type RunningService, type ServiceDefinition } from '@frametext/service-kit';
 import type { Config } from './config.js';
 import { httpBillingClient, type BillingClient } from './data/billing-client.js';
 import { uploadMigrations } from './data/migrations.js';
 import { failAbandonedUploads } from './domain/abandoned-uploads.js';
 import type { UploadContext } from './domain/context.js';
+import { sweepOriginals } from './domain/sweep-originals.js';
+import { cancelUnfinishedStarts } from './domain/unfinished-starts.js';
 import { uploadRoutes } from './http/routes.js';
+import { UPLOAD_CONSUMES, uploadConsumers } from './messaging/consumers.js';
 
 export interface UploadServiceOptions {
+  /** Service name: its queue (tests pass a unique one). */
+  name?: string;
   /** Postgres schema (tests pass a unique one). */
   dbSchema?: string;
   logger?: Logger;
   /** Replaces the HTTP billing client. */
   billing?: BillingClient;
-  /** Receives the use-case context once built (tests run the abandoned-upload sweep through it). */
+  /** Receives the use-case context once built (tests run the sweeps through it). */
   onContext?: (ctx: UploadContext) => void;
 }
 
-/** The upload service as the kit runs it: migrations, the /api upload routes and the abandoned-upload sweep. */
+/** The upload service as the kit runs it: migrations, the /api upload routes, and its sweeps (abandoned uploads, unfinished starts, presigned keys). */
 export function uploadService(config: Config, opts: UploadServiceOptions = {}): ServiceDefinition<Config> {
   return {
-    name: 'upload',
+    name: opts.name ?? 'upload',
+    // billing accepts credit holds from the upload service by this name, whatever its queue is called.
+    role: 'upload',
     config,
     dbSchema: opts.dbSchema,
     migrations: uploadMigrations,
     usesStorage: true,
-    consumes: [],
-    consumers: () => [],
+    consumes: UPLOAD_CONSUMES,
+    consumers: ({ storage, logger }) => {
+      if (!storage) throw new Error('the upload service needs object storage');
+      return uploadConsumers({ storage, logger });
+    },
     logger: opts.logger,
-    setup({ app, db, storage, logger }) {
+    authenticatesUsers: true,
+    setup({ app, db, storage, logger, auth, bus }) {
       if (!storage) throw new Error('the upload service needs object storage');
       const ctx: UploadContext = {
         config,
         db,
         storage,
         logger,
-        billing: opts.billing ?? httpBillingClient({ baseUrl: config.BILLING_URL, timeoutMs: config.BILLING_TIMEOUT_MS, logger }),
+        billing: opts.billing ?? httpBillingClient({ baseUrl: config.BILLING_URL, timeoutMs: config.BILLING_TIMEOUT_MS, logger, credentials: auth.workloads }),
+        engines: engineAvailability({ queueConsumers: (q) => bus.queueConsumers(q), cloudQueue: config.OCR_CLOUD_QUEUE }),
       };
       app.use('/api', uploadRoutes(ctx));
       opts.onContext?.(ctx);
 
-      const timer = setInterval(() => {
-        failAbandonedUploads(ctx).catch((err: unknown) => logger.error({ err }, 'abandoned-upload sweep failed'));
-      }, config.ABANDONED_SWEEP_INTERVAL_MS);
-      timer.unref();
-      return async () => clearInterval(timer);
+      const timers = [
+        setInterval(() => {
+          failAbandonedUploads(ctx).catch((err: unknown) => logger.error({ err }, 'abandoned-upload sweep failed'));
+        }, config.ABANDONED_SWEEP_INTERVAL_MS),
+        setInterval(() => {
+          cancelUnfinishedStarts(ctx).catch((err: unknown) => logger.error({ err }, 'unfinished-start sweep failed'));
+        }, config.UNFINISHED_START_SWEEP_INTERVAL_MS),
+        setInterval(() => {
+          sweepOriginals(ctx).catch((err: unknown) => logger.error({ err }, 'sweep of presigned keys failed'));
+        }, config.UNSEALED_SWEEP_INTERVAL_MS),
+      ];
+      for (const timer of timers) timer.unref();
+      return async () => {
+        for (const timer of timers) clearInterval(timer);
+      };
     },
   };
 }

@@ -1,13 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getUploadUrlResponseSchema } from '@frametext/contracts';
-import { uniqueName } from '@frametext/service-kit/testing';
+import { connect } from 'amqplib';
+import { BUILT_IN_SECRETS, WorkloadCredentials } from '@frametext/service-kit';
+import { TEST_RABBITMQ_URL, eventually, uniqueName } from '@frametext/service-kit/testing';
 import { makeMedia, photosRequest, startUpload, videoRequest, type Media, type TestUpload } from './helpers.js';
 
 let svc: TestUpload;
 let media: Media;
+/** The Cloud AI workers' queue, this file's own: Cloud AI is offered while something consumes it. */
+const cloudQueue = uniqueName('cloud_worker');
 
 beforeAll(async () => {
-  [svc, media] = await Promise.all([startUpload(), makeMedia()]);
+  [svc, media] = await Promise.all([startUpload({ OCR_CLOUD_QUEUE: cloudQueue }), makeMedia()]);
 }, 60_000);
 afterAll(async () => {
   await svc?.stop();
@@ -36,12 +40,14 @@ describe('POST /api/getUploadURL refuses what the spec refuses, in its words', (
   for (const [rule, body, code, message] of refusals) {
     it(`refuses ${rule}`, async () => {
       const calls = svc.billing.calls.length;
+      const rows = (await svc.db('uploads').count({ n: '*' }))[0]!.n;
       const res = await svc.post('/api/getUploadURL', body);
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe(code);
       if (typeof message === 'string') expect(res.body.error.message).toBe(message);
       else expect(res.body.error.message).toMatch(message);
       expect(svc.billing.calls.length).toBe(calls); // nothing reserved for a refused request
+      expect((await svc.db('uploads').count({ n: '*' }))[0]!.n).toBe(rows); // and nothing stored
     });
   }
 
@@ -52,13 +58,32 @@ describe('POST /api/getUploadURL refuses what the spec refuses, in its words', (
     expect((await svc.post('/api/getUploadURL', videoRequest({ mimeType: 'video/quicktime', fileName: 'phone.MOV' }))).status).toBe(200);
   });
 
-  it('refuses the Cloud AI engine while it is not enabled, naming Basic', async () => {
+  it('refuses the Cloud AI engine while no Cloud AI worker runs, naming Basic; accepts it while one does', async () => {
+    const calls = svc.billing.calls.length;
     const res = await svc.post('/api/getUploadURL', videoRequest({ ocrType: 'cloud' }));
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('upload/engine-unavailable');
-    expect(res.body.error.message).toMatch(/Basic/);
+    expect(res.body.error.message).toBe('Cloud AI is not configured on this server; use Basic.');
     // The spec's default engine is cloud: a request that names none is refused the same way.
     expect((await svc.post('/api/getUploadURL', videoRequest({ ocrType: undefined }))).body.error.code).toBe('upload/engine-unavailable');
+    expect(svc.billing.calls.length).toBe(calls);
+
+    // A worker with credentials starts consuming: Cloud AI uploads are taken (1 credit a frame).
+    const broker = await connect(TEST_RABBITMQ_URL);
+    try {
+      const worker = await broker.createChannel();
+      await worker.assertQueue(cloudQueue, { durable: true });
+      await worker.consume(cloudQueue, () => undefined);
+      const accepted = await eventually(async () => {
+        const answer = await svc.post('/api/getUploadURL', videoRequest({ ocrType: 'cloud' }));
+        return answer.status === 200 ? answer : undefined;
+      });
+      expect(svc.billing.calls.at(-1)).toMatchObject({ engine: 'cloud' });
+      expect(accepted.body.creditCost).toBe(accepted.body.maxFrames);
+      await worker.deleteQueue(cloudQueue);
+    } finally {
+      await broker.close();
+    }
   });
 
   it('answers 4xx JSON for malformed JSON, a body that is not an object, an oversized body and a missing user', async () => {
@@ -72,7 +97,8 @@ describe('POST /api/getUploadURL refuses what the spec refuses, in its words', (
     expect(huge.status).toBe(413);
     expect(huge.body.error.code).toBe('request/too-large');
     const anonymous = await svc.post('/api/getUploadURL', videoRequest(), { user: null });
-    expect(anonymous.status).toBe(403);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.error.code).toBe('auth/missing-token');
   });
 });
 
@@ -85,6 +111,11 @@ describe('POST /api/getUploadURL reserves credits and hands out presigned PUT UR
     expect(body.urls).toHaveLength(1);
     expect(body).toMatchObject({ framesRequested: 5, maxFrames: 5, creditCost: 1 });
     expect(svc.billing.calls.at(-1)).toEqual({ uploadId: body.uploadID, userId: user, engine: 'server', frames: 5 });
+    // Billing is asked on the user's behalf with their own token, and by this service with its workload token.
+    const sent = svc.billing.credentials.at(-1)!;
+    const claims = JSON.parse(Buffer.from(sent.authorization!.split('.')[1]!, 'base64url').toString()) as { sub: string };
+    expect(claims.sub).toBe(user);
+    expect(new WorkloadCredentials(BUILT_IN_SECRETS.SERVICE_TOKEN_SECRET, 'billing').verify(sent.workload, 'billing', ['upload'])).toBe('upload');
 
     const row = await svc.db('uploads').where({ id: body.uploadID }).first();
     expect(row).toMatchObject({

@@ -4,45 +4,42 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import express from 'express';
-import { connect } from 'amqplib';
+import { createFsObjectRouter, createHttpApp, createStorage, finishHttpApp, listen, type RunningServer } from '@frametext/service-kit';
+import { startTestService, testLogger, toAnswer, uniqueName, type Answer, type ServiceUnderTest } from '@frametext/service-kit/testing';
 import {
-  createDb,
-  createFsObjectRouter,
-  createHttpApp,
-  createStorage,
-  finishHttpApp,
-  listen,
-  startService,
-  type Knex,
-  type ObjectStorage,
-  type RunningServer,
-} from '@frametext/service-kit';
-import { TEST_DATABASE_URL, TEST_RABBITMQ_URL, eventually, testBaseConfig, testLogger, uniqueName } from '@frametext/service-kit/testing';
-import { affordableFrames, creditCost, reserveCreditsRequestSchema, type ReserveCreditsRequest, type ReserveCreditsResponse } from '@frametext/contracts';
+  affordableFrames,
+  chargeLocalUseRequestSchema,
+  creditCost,
+  reserveCreditsRequestSchema,
+  type ChargeLocalUseRequest,
+  type ChargeLocalUseResponse,
+  type ReserveCreditsRequest,
+  type ReserveCreditsResponse,
+} from '@frametext/contracts';
 import { configSchema, type Config } from '../src/config.js';
-import { RESERVE_PATH } from '../src/data/billing-client.js';
+import { LOCAL_USE_PATH, RESERVE_PATH } from '../src/data/billing-client.js';
 import type { UploadContext } from '../src/domain/context.js';
 import { uploadService } from '../src/service.js';
 
-// Tests read answer bodies field by field and let the assertions say what is wrong.
-type Body = any;
-
-export interface Answer {
-  status: number;
-  body: Body;
-  headers: Headers;
-}
+export type { Answer };
 
 /**
  * A stand-in for billing that honours its internal contract: balances per user (default 50), 402 with the
- * spec's sentence at 0, otherwise the frames the balance pays for; idempotent by uploadId.
+ * spec's sentence at 0, otherwise the frames the balance pays for; idempotent by uploadId. It records the
+ * credentials each call carried (the user's token and the upload service's workload token).
  */
 export class FakeBilling {
   readonly balances = new Map<string, number>();
   readonly calls: ReserveCreditsRequest[] = [];
+  readonly credentials: { authorization?: string; workload?: string }[] = [];
   private readonly reservations = new Map<string, ReserveCreditsResponse>();
+  /** Local engine runs charged, by user and upload id. */
+  readonly localCharges = new Map<string, ChargeLocalUseResponse>();
+  readonly localCalls: ChargeLocalUseRequest[] = [];
   /** When set, every reservation answers this status with a body that is not the contract's. */
   failWith: number | undefined;
+  /** When set, reservations wait for it before they are made and answered (a slow billing). */
+  gate: Promise<void> | undefined;
   private server: RunningServer | undefined;
 
   get url(): string {
@@ -52,11 +49,13 @@ export class FakeBilling {
   async start(): Promise<void> {
     const app = express();
     app.use(express.json());
-    app.post(RESERVE_PATH, (req, res) => {
+    app.post(RESERVE_PATH, async (req, res) => {
       const parsed = reserveCreditsRequestSchema.safeParse(req.body);
       if (!parsed.success) return void res.status(400).json({ error: { code: 'request/invalid-body', message: parsed.error.message } });
       const r = parsed.data;
       this.calls.push(r);
+      this.credentials.push({ authorization: req.header('authorization'), workload: req.header('x-workload-token') });
+      await this.gate;
       if (this.failWith) return void res.status(this.failWith).send('billing is having a bad day');
       const done = this.reservations.get(r.uploadId);
       if (done) return void res.json(done);
@@ -75,9 +74,34 @@ export class FakeBilling {
       };
       this.balances.set(r.userId, balance - answer.creditCost);
       this.reservations.set(r.uploadId, answer);
+      if (!res.writableEnded && !req.socket.destroyed) res.json(answer);
+    });
+    app.post(LOCAL_USE_PATH, (req, res) => {
+      const parsed = chargeLocalUseRequestSchema.safeParse(req.body);
+      if (!parsed.success) return void res.status(400).json({ error: { code: 'request/invalid-body', message: parsed.error.message } });
+      const r = parsed.data;
+      this.localCalls.push(r);
+      this.credentials.push({ authorization: req.header('authorization'), workload: req.header('x-workload-token') });
+      if (this.failWith) return void res.status(this.failWith).send('billing is having a bad day');
+      const key = `${r.userId}/${r.uploadId}`;
+      const balance = this.balances.get(r.userId) ?? 50;
+      const done = this.localCharges.get(key);
+      if (done) return void res.json({ ...done, credits: balance, charged: false });
+      const cost = creditCost(r.frames, 'local');
+      if (balance < cost) {
+        return void res.status(402).json({ error: { code: 'billing/insufficient-credits', message: `You have ${balance} credits but this operation requires ${cost}.`, details: { credits: balance, creditsRequired: cost } } });
+      }
+      const answer: ChargeLocalUseResponse = { uploadId: r.uploadId, creditCost: cost, credits: balance - cost, charged: true };
+      this.balances.set(r.userId, balance - cost);
+      this.localCharges.set(key, answer);
       res.json(answer);
     });
     this.server = await listen(app, 0, '127.0.0.1');
+  }
+
+  /** Whether credits are held for the upload. */
+  holds(uploadId: string): boolean {
+    return this.reservations.has(uploadId);
   }
 
   async stop(): Promise<void> {
@@ -86,111 +110,79 @@ export class FakeBilling {
 }
 
 export interface TestUpload {
+  service: ServiceUnderTest<Config>;
   url: string;
   config: Config;
-  schema: string;
-  db: Knex;
+  db: ServiceUnderTest<Config>['db'];
   billing: FakeBilling;
   /** The store as the service sees it (the fs driver in a temp folder). */
-  storage: ObjectStorage;
+  storage: ServiceUnderTest<Config>['storage'];
   ctx: UploadContext;
+  /** POSTs as `user` (their access token; a new user of this test file by default, none with null). */
   post(path: string, body: unknown, opts?: { user?: string | null; raw?: string; contentType?: string }): Promise<Answer>;
   /** PUTs bytes to a presigned URL, as the browser does. */
   put(url: string, bytes: Buffer, contentType: string): Promise<Answer>;
   /** Events the service wrote to its outbox, oldest first. */
-  outbox(): Promise<{ type: string; data: Body }[]>;
+  outbox(): Promise<{ type: string; data: Answer['body'] }[]>;
+  /** Events seen on the exchange since start, by the routing-key patterns given at start. */
+  published(): { type: string; data: Answer['body'] }[];
   stop(): Promise<void>;
 }
 
 /**
- * The upload service in-process on the real Postgres and RabbitMQ (a schema and an exchange of its own), the fs
- * store in a temp folder served by the /files router as the gateway serves it, and a fake billing.
+ * The upload service in-process on the real Postgres and RabbitMQ, the fs store in a temp folder served by the
+ * /files router as the gateway serves it, and a fake billing.
  */
-export async function startUpload(env: Record<string, string> = {}): Promise<TestUpload> {
-  const schema = uniqueName('upload_test');
-  const dataDir = await mkdtemp(join(tmpdir(), 'upload-test-'));
+export async function startUpload(env: Record<string, string> = {}, watch: string[] = []): Promise<TestUpload> {
   const billing = new FakeBilling();
   await billing.start();
-
   const logger = testLogger('files');
   const files = createHttpApp({ name: 'files', logger, parseJson: false });
   const fileServer = await listen(files.app, 0, '127.0.0.1');
-  const base = testBaseConfig({ DATA_DIR: dataDir, STORAGE_DRIVER: 'fs', STORAGE_PUBLIC_URL: `http://127.0.0.1:${fileServer.port}` });
-  const config = configSchema.parse({
-    ...Object.fromEntries(Object.entries(base).map(([k, v]) => [k, String(v)])),
-    PORT: '0',
-    BILLING_URL: billing.url,
-    BILLING_TIMEOUT_MS: '2000',
-    ...env,
-  });
-  const storage = createStorage(config);
-  files.app.use('/files', createFsObjectRouter(storage));
-  finishHttpApp(files.app, logger);
 
   let ctx: UploadContext | undefined;
-  const running = await startService(uploadService(config, { dbSchema: schema, logger: testLogger('upload'), onContext: (c) => (ctx = c) }));
-  const url = `http://127.0.0.1:${running.port}`;
-  const db = createDb(TEST_DATABASE_URL, schema, { max: 2 });
+  const service = await startTestService({
+    role: 'upload',
+    configSchema,
+    // The tests run the sweeps themselves, at the moments they choose.
+    env: {
+      STORAGE_PUBLIC_URL: `http://127.0.0.1:${fileServer.port}`,
+      BILLING_URL: billing.url,
+      BILLING_TIMEOUT_MS: '2000',
+      ABANDONED_SWEEP_INTERVAL_MS: '3600000',
+      UNFINISHED_START_SWEEP_INTERVAL_MS: '3600000',
+      ...env,
+    },
+    watch,
+    define: (config, t) => uploadService(config, { name: t.name, dbSchema: t.schema, logger: t.logger, onContext: (c) => (ctx = c) }),
+  });
+  files.app.use('/files', createFsObjectRouter(createStorage(service.config)));
+  finishHttpApp(files.app, logger);
   const defaultUser = uniqueName('user');
 
   return {
-    url,
-    config,
-    schema,
-    db,
+    service,
+    url: service.url,
+    config: service.config,
+    db: service.db,
     billing,
-    storage,
+    storage: service.storage,
     ctx: ctx!,
-    async post(path, body, opts = {}) {
-      const headers: Record<string, string> = {};
-      const user = opts.user === undefined ? defaultUser : opts.user;
-      if (user) headers['x-user-id'] = user;
-      const payload = opts.raw ?? (body === undefined ? undefined : JSON.stringify(body));
-      if (payload !== undefined) headers['content-type'] = opts.contentType ?? 'application/json';
-      const res = await fetch(`${url}${path}`, { method: 'POST', headers, body: payload });
-      return answer(res);
+    post(path, body, opts = {}) {
+      const user = opts.user === undefined ? defaultUser : (opts.user ?? undefined);
+      return service.request('POST', path, opts.raw === undefined ? { body, user } : { raw: opts.raw, contentType: opts.contentType, user });
     },
     async put(target, bytes, contentType) {
-      return answer(await fetch(target, { method: 'PUT', headers: { 'content-type': contentType }, body: bytes }));
+      return toAnswer(await fetch(target, { method: 'PUT', headers: { 'content-type': contentType }, body: bytes }));
     },
-    async outbox() {
-      const rows = await db('outbox').select('type', 'envelope').orderBy('created_at');
-      return rows.map((r: { type: string; envelope: { data: Body } }) => ({ type: r.type, data: r.envelope.data }));
-    },
+    outbox: () => service.outbox(),
+    published: () => service.watched.seen.map((s) => ({ type: s.envelope.type, data: s.envelope.data })),
     async stop() {
-      await running.stop();
+      await service.stop();
       await fileServer.close();
       await billing.stop();
-      await db.raw('drop schema if exists ?? cascade', [schema]);
-      await db.destroy();
-      await deleteExchange(config.BUS_EXCHANGE);
-      await rm(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-async function answer(res: Response): Promise<Answer> {
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.status, body: parsed as Body, headers: res.headers };
-}
-
-/** Deletes the test's exchange (and the unrouted queue the bus declares beside it). */
-async function deleteExchange(exchange: string): Promise<void> {
-  const conn = await eventually(() => connect(TEST_RABBITMQ_URL), 20_000, 500);
-  try {
-    const ch = await conn.createChannel();
-    await ch.deleteExchange(exchange);
-    await ch.deleteQueue(`${exchange}.unrouted`);
-    await ch.deleteExchange(`${exchange}.unrouted`);
-  } finally {
-    await conn.close();
-  }
 }
 
 const run = promisify(execFile);

@@ -15,20 +15,51 @@ afterAll(async () => {
 describe('POST /api/logLocalUpload', () => {
   const local = { uploadID: 'local-1700000000000', uploadName: 'Dashcam', duration: 100, targetFrameRate: 1 / 5, fileName: 'dash.MOV', ocrType: 'local' };
 
-  it('records a local run with its cost, without reserving credits, and answers the same when logged again', async () => {
+  it('charges the run through billing once and records it; logging it again charges nothing and answers the same cost', async () => {
     const user = uniqueName('local_user');
-    const calls = svc.billing.calls.length;
+    svc.billing.balances.set(user, 30);
+    const reservations = svc.billing.calls.length;
     const res = await svc.post('/api/logLocalUpload', local, { user });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: { uploadID: local.uploadID, creditCost: 1 } }); // 20 frames x 0.05
-    expect(svc.billing.calls.length).toBe(calls);
+    expect(res.body).toEqual({ data: { uploadID: local.uploadID, creditCost: 1, credits: 29 } }); // 20 frames x 0.05
+    expect(svc.billing.calls.length).toBe(reservations);
+    // Billing was asked with the user's own token and the upload service's workload token.
+    expect(svc.billing.localCalls.at(-1)).toEqual({ uploadId: local.uploadID, userId: user, frames: 20 });
+    expect(svc.billing.credentials.at(-1)).toMatchObject({ authorization: expect.stringMatching(/^Bearer /), workload: expect.any(String) });
     const row = await svc.db('uploads').where({ user_id: user, id: local.uploadID }).first();
-    expect(row).toMatchObject({ kind: 'local', engine: 'local', frames_requested: 20, interval_seconds: 5, mime_type: 'video/quicktime', file_names: ['dash.MOV'] });
+    expect(row).toMatchObject({ kind: 'local', engine: 'local', frames_requested: 20, interval_seconds: 5, mime_type: 'video/quicktime', file_names: ['dash.MOV'], credit_cost: 1 });
 
-    expect((await svc.post('/api/logLocalUpload', local, { user })).body).toEqual(res.body);
-    // Another user's browser may pick the same local id: it is a different record.
-    expect((await svc.post('/api/logLocalUpload', local, { user: uniqueName('local_user') })).status).toBe(200);
+    const again = await svc.post('/api/logLocalUpload', local, { user });
+    expect(again.body).toEqual({ data: { uploadID: local.uploadID, creditCost: 1, credits: 29 } });
+    expect(svc.billing.balances.get(user)).toBe(29);
+    // Another user's browser may pick the same local id: it is a different record, charged to them.
+    const other = uniqueName('local_user');
+    expect((await svc.post('/api/logLocalUpload', local, { user: other })).status).toBe(200);
+    expect(svc.billing.balances.get(other)).toBe(49);
     expect(await svc.db('uploads').where({ user_id: user })).toHaveLength(1);
+  });
+
+  it('answers 402 with the spec sentence and records nothing when the credits fall short', async () => {
+    const user = uniqueName('local_user');
+    svc.billing.balances.set(user, 1);
+    const res = await svc.post('/api/logLocalUpload', { ...local, duration: 200, targetFrameRate: 1 }, { user });
+    expect(res.status).toBe(402);
+    expect(res.body.error).toMatchObject({ code: 'billing/insufficient-credits', message: 'You have 1 credits but this operation requires 10.' });
+    expect(await svc.db('uploads').where({ user_id: user })).toHaveLength(0);
+    expect(svc.billing.balances.get(user)).toBe(1);
+  });
+
+  it('answers 503 and records nothing when billing cannot be asked', async () => {
+    const user = uniqueName('local_user');
+    svc.billing.failWith = 500;
+    try {
+      const res = await svc.post('/api/logLocalUpload', { ...local, uploadID: 'local-1700000000001' }, { user });
+      expect(res.status).toBe(503);
+      expect(res.body.error.code).toBe('upload/billing-unavailable');
+    } finally {
+      svc.billing.failWith = undefined;
+    }
+    expect(await svc.db('uploads').where({ user_id: user })).toHaveLength(0);
   });
 
   it('refuses more than 200 frames, an id without local-, and is not completable through uploadComplete', async () => {
@@ -43,21 +74,29 @@ describe('POST /api/logLocalUpload', () => {
 });
 
 describe('abandoned uploads', () => {
-  it('marks uploads still uploading after a day as failed, and leaves recent and finished ones alone', async () => {
+  it('fails uploads still uploading after ABANDONED_AFTER_HOURS, removes their files, and cancels them so billing releases at once', async () => {
     const user = uniqueName('absent_user');
-    const old = (await svc.post('/api/getUploadURL', videoRequest(), { user })).body.uploadID as string;
+    const old = (await svc.post('/api/getUploadURL', videoRequest(), { user })).body;
     const recent = (await svc.post('/api/getUploadURL', videoRequest(), { user })).body.uploadID as string;
-    await svc.db('uploads').where({ id: old }).update({ created_at: new Date(Date.now() - 25 * 3_600_000) });
+    // Part of the upload arrived before the person left.
+    expect((await svc.put(old.urls[0], Buffer.from('half a video'), 'video/mp4')).status).toBeLessThan(300);
+    await svc.db('uploads').where({ id: old.uploadID }).update({ created_at: new Date(Date.now() - (svc.config.ABANDONED_AFTER_HOURS + 1) * 3_600_000) });
 
     expect(await failAbandonedUploads(svc.ctx)).toBeGreaterThanOrEqual(1);
     const rows = await svc.db('uploads').where({ user_id: user }).select('id', 'status', 'failure_reason');
-    expect(rows.find((r) => r.id === old)).toMatchObject({ status: 'failed', failure_reason: expect.stringMatching(/never completed/) });
+    expect(rows.find((r) => r.id === old.uploadID)).toMatchObject({ status: 'failed', failure_reason: expect.stringMatching(/never completed/) });
     expect(rows.find((r) => r.id === recent)!.status).toBe('uploading');
-    // No event: billing's own sweep releases reservations that were never confirmed.
-    expect((await svc.outbox()).filter((e) => e.data.uploadId === old)).toEqual([]);
+    expect((await svc.outbox()).filter((e) => e.data.uploadId === old.uploadID)).toEqual([
+      { type: 'upload.cancelled.v1', data: { uploadId: old.uploadID, userId: user, reason: 'abandoned' } },
+    ]);
+    expect((await svc.outbox()).filter((e) => e.data.uploadId === recent)).toEqual([]);
+    expect(await svc.storage.list(`uploads/${old.uploadID}`)).toEqual([]);
 
-    const late = await svc.post('/api/uploadComplete', { uploadID: old }, { user });
+    const late = await svc.post('/api/uploadComplete', { uploadID: old.uploadID }, { user });
     expect(late.status).toBe(400);
     expect(late.body.error.code).toBe('upload/abandoned');
+    // A second sweep publishes nothing more.
+    await failAbandonedUploads(svc.ctx);
+    expect((await svc.outbox()).filter((e) => e.data.uploadId === old.uploadID)).toHaveLength(1);
   });
 });

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type ChannelModel } from 'amqplib';
 import { eventSchemas } from '@frametext/contracts';
 import { TEST_RABBITMQ_URL, eventually, uniqueName } from '@frametext/service-kit/testing';
+import type { ObjectStorage } from '@frametext/service-kit';
+import { completeUpload } from '../src/domain/complete-upload.js';
+import { sweepOriginals } from '../src/domain/sweep-originals.js';
 import { makeMedia, photosRequest, startUpload, videoRequest, type Media, type TestUpload } from './helpers.js';
 
 let svc: TestUpload;
@@ -23,6 +26,9 @@ async function newUpload(body: Record<string, unknown>, user: string): Promise<{
 
 const complete = (uploadID: string, user: string) => svc.post('/api/uploadComplete', { uploadID }, { user });
 const eventsFor = async (uploadId: string) => (await svc.outbox()).filter((e) => e.data.uploadId === uploadId);
+/** A sealed key: the original's path under `uploads/<id>/sealed/<attempt>/`. */
+const sealed = (uploadID: string, rest: string) => new RegExp(`^uploads/${uploadID}/sealed/[0-9a-f]{12}/${rest.replace(/\./g, '\\.')}$`);
+const keysOf = async (uploadID: string) => ((await eventsFor(uploadID))[0]!.data.objectKeys as string[]);
 
 describe('POST /api/uploadComplete', () => {
   it('marks a real MP4 uploaded and publishes upload.completed.v1 with every field, once', async () => {
@@ -44,7 +50,7 @@ describe('POST /api/uploadComplete', () => {
       userId: user,
       uploadName: 'Charger session',
       kind: 'video',
-      objectKeys: [`uploads/${uploadID}/source/video.mp4`],
+      objectKeys: [expect.stringMatching(sealed(uploadID, 'source/video.mp4'))],
       mimeType: 'video/mp4',
       fileNames: ['charger.mp4'],
       timestamps: null,
@@ -73,7 +79,7 @@ describe('POST /api/uploadComplete', () => {
     const { uploadID, urls } = await newUpload(videoRequest({ mimeType: 'video/quicktime', fileName: 'phone.MOV' }), user);
     await svc.put(urls[0]!, media.mov, 'video/quicktime');
     expect((await complete(uploadID, user)).status).toBe(200);
-    expect((await eventsFor(uploadID))[0]!.data.objectKeys).toEqual([`uploads/${uploadID}/source/video.mov`]);
+    expect(await keysOf(uploadID)).toEqual([expect.stringMatching(sealed(uploadID, 'source/video.mov'))]);
   });
 
   it('says which file is missing and leaves the upload open to finish', async () => {
@@ -92,7 +98,7 @@ describe('POST /api/uploadComplete', () => {
     const [event] = await eventsFor(uploadID);
     expect(event!.data).toMatchObject({
       kind: 'photos',
-      objectKeys: [`uploads/${uploadID}/photos/0.png`, `uploads/${uploadID}/photos/1.png`],
+      objectKeys: [expect.stringMatching(sealed(uploadID, 'photos/0.png')), expect.stringMatching(sealed(uploadID, 'photos/1.png'))],
       fileNames: ['first.png', 'second.png'],
       timestamps: [1_700_000_000_000, 1_700_000_001_000],
       sortPreference: 'name',
@@ -146,7 +152,7 @@ describe('POST /api/uploadComplete', () => {
       kind: 'frames',
       mimeType: 'image/jpeg',
       timestamps: [15000, 0],
-      objectKeys: [`uploads/${uploadID}/incoming/0000015000.jpg`, `uploads/${uploadID}/incoming/0000000000.jpg`],
+      objectKeys: [expect.stringMatching(sealed(uploadID, 'incoming/0000015000.jpg')), expect.stringMatching(sealed(uploadID, 'incoming/0000000000.jpg'))],
       fileNames: null,
       durationSeconds: 20,
       intervalSeconds: 15,
@@ -191,5 +197,93 @@ describe('POST /api/uploadComplete', () => {
     } finally {
       await conn?.close();
     }
+  });
+});
+
+describe('sealed objects', () => {
+  const later = (seconds: number) => new Date(Date.now() + seconds * 1000);
+  const afterExpiry = () => later(svc.config.UPLOAD_URL_EXPIRY_SECONDS + svc.config.UNSEALED_SWEEP_GRACE_SECONDS + 60);
+
+  it('hands the pipeline a sealed copy: bytes PUT to the old URL afterwards are never read, and do not stay stored', async () => {
+    const user = uniqueName('owner');
+    const { uploadID, urls } = await newUpload(videoRequest(), user);
+    await svc.put(urls[0]!, media.mp4, 'video/mp4');
+    expect((await complete(uploadID, user)).status).toBe(200);
+
+    const [sealedKey] = await keysOf(uploadID);
+    const original = `uploads/${uploadID}/source/video.mp4`;
+    expect((await svc.storage.getBuffer(sealedKey!)).equals(media.mp4)).toBe(true);
+    expect(await svc.storage.head(original)).toBeNull();
+    expect((await svc.db('uploads').where({ id: uploadID }).first()).sealed_keys).toEqual([sealedKey]);
+
+    // The URL still works until it expires: a swap lands at the original key, which nothing reads.
+    expect((await svc.put(urls[0]!, Buffer.from('not the video that was checked'), 'video/mp4')).status).toBeLessThan(300);
+    expect((await svc.storage.getBuffer(sealedKey!)).equals(media.mp4)).toBe(true);
+    expect((await complete(uploadID, user)).status).toBe(200);
+    expect(await keysOf(uploadID)).toEqual([sealedKey]);
+
+    // While URLs are valid the sweep leaves the upload alone; once they have expired it removes the swap.
+    await sweepOriginals(svc.ctx);
+    expect(await svc.storage.head(original)).not.toBeNull();
+    await sweepOriginals(svc.ctx, afterExpiry());
+    expect(await svc.storage.head(original)).toBeNull();
+    expect(await svc.storage.list(`uploads/${uploadID}`)).toEqual([sealedKey]);
+    expect((await svc.db('uploads').where({ id: uploadID }).first()).originals_swept_at).toBeInstanceOf(Date);
+  });
+
+  it('checks the sealed copy, not whatever the URL holds by the time the check runs', async () => {
+    const user = uniqueName('owner');
+    const { uploadID, urls } = await newUpload(videoRequest(), user);
+    await svc.put(urls[0]!, media.mp4, 'video/mp4');
+    const real = svc.ctx.storage;
+    // A PUT to the old URL lands right after the copy was made, before the check reads anything.
+    const racing: ObjectStorage = Object.assign(Object.create(real) as ObjectStorage, {
+      copy: async (from: string, to: string) => {
+        await real.copy(from, to);
+        await real.put(from, Buffer.from('swapped in after sealing'), { contentType: 'video/mp4' });
+      },
+    });
+    expect(await completeUpload({ ...svc.ctx, storage: racing }, user, { uploadID })).toEqual({ data: { uploadID, status: 'uploaded' } });
+    const [sealedKey] = await keysOf(uploadID);
+    expect((await real.getBuffer(sealedKey!)).equals(media.mp4)).toBe(true);
+  });
+
+  it('fails an upload for good and deletes its objects, sealed or not; a later PUT cannot revive it', async () => {
+    const user = uniqueName('owner');
+    const { uploadID, urls } = await newUpload(videoRequest({ fileName: 'swap.mp4' }), user);
+    await svc.put(urls[0]!, Buffer.from('text first, then a real video'), 'video/mp4');
+    const res = await complete(uploadID, user);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('upload/invalid-media');
+    // Failed for good: its objects, sealed or not, are gone, and a later PUT cannot revive it.
+    expect(await svc.storage.list(`uploads/${uploadID}`)).toEqual([]);
+    await svc.put(urls[0]!, media.mp4, 'video/mp4');
+    expect((await complete(uploadID, user)).status).toBe(400);
+    expect((await eventsFor(uploadID)).map((e) => e.type)).toEqual(['upload.failed.v1']);
+    await sweepOriginals(svc.ctx, afterExpiry());
+    expect(await svc.storage.list(`uploads/${uploadID}`)).toEqual([]);
+  });
+
+  it('keeps one set of sealed copies when two calls race, and publishes once', async () => {
+    const user = uniqueName('owner');
+    const { uploadID, urls } = await newUpload(photosRequest([{ name: 'a.png', type: 'image/png' }, { name: 'b.png', type: 'image/png' }]), user);
+    for (const url of urls) await svc.put(url, media.png, 'image/png');
+    const answers = await Promise.all([complete(uploadID, user), complete(uploadID, user), complete(uploadID, user)]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(await eventsFor(uploadID)).toHaveLength(1);
+    const keys = await keysOf(uploadID);
+    expect(await svc.storage.list(`uploads/${uploadID}`)).toEqual([...keys].sort());
+  });
+
+  it('leaves uploads still open alone, and removes the objects of abandoned ones once their URLs have expired', async () => {
+    const user = uniqueName('owner');
+    const open = await newUpload(videoRequest(), user);
+    await svc.put(open.urls[0]!, media.mp4, 'video/mp4');
+    await sweepOriginals(svc.ctx, afterExpiry());
+    expect(await svc.storage.head(`uploads/${open.uploadID}/source/video.mp4`)).not.toBeNull();
+
+    await svc.db('uploads').where({ id: open.uploadID }).update({ status: 'failed', failure_code: 'upload/abandoned', failure_reason: 'abandoned' });
+    await sweepOriginals(svc.ctx, afterExpiry());
+    expect(await svc.storage.head(`uploads/${open.uploadID}/source/video.mp4`)).toBeNull();
   });
 });

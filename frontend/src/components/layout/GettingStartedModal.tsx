@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useSession } from '../../features/auth/hooks';
+import { useSession } from '../../lib/auth/hooks';
 import { KEYS } from '../../lib/storage';
 import { Modal } from '../Modal';
 

@@ -2,11 +2,11 @@
 import '../../styles/global.css';
 import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
-import { useAppSelector } from '../../app/store';
-import { selectTheme } from '../../app/uiSlice';
+import { useAppSelector } from '../../lib/store';
+import { selectTheme } from '../../lib/ui';
 import { ToastHost } from '../ToastHost';
 import { Footer } from './Footer';
-import { useSession } from '../../features/auth/hooks';
+import { useSession } from '../../lib/auth/hooks';
 import { GettingStartedModal } from './GettingStartedModal';
 import { Navbar } from './Navbar';
 

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { persistAndSync } from '../../app/store';
+import { persistAndSync } from '../../lib/store';
 import { KEYS } from '../../lib/storage';
 import { mockApi, renderApp, testSession } from '../testUtils';
 

@@ -1,9 +1,9 @@
 import { useEffect, useId } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
-import { useAppDispatch, useAppSelector } from '../../app/store';
-import { selectTheme, themeToggled } from '../../app/uiSlice';
-import { useSignOut } from '../../features/auth/components/useSignOut';
-import { useSession } from '../../features/auth/hooks';
+import { useAppDispatch, useAppSelector } from '../../lib/store';
+import { selectTheme, themeToggled } from '../../lib/ui';
+import { useSignOut } from '../../lib/auth/useSignOut';
+import { useSession } from '../../lib/auth/hooks';
 import { useDisclosure } from './useDisclosure';
 import './navbar.css';
 
@@ -78,9 +78,8 @@ function UserMenu() {
 
 export function Navbar() {
   const session = useSession();
-  const site = useDisclosure<HTMLButtonElement, HTMLDivElement>();
+  const { open: siteOpen, close: closeSite, toggle: toggleSite, buttonRef: siteButtonRef, panelRef: sitePanelRef } = useDisclosure<HTMLButtonElement, HTMLDivElement>();
   const { pathname } = useLocation();
-  const closeSite = site.close;
   useEffect(() => closeSite(), [pathname, closeSite]);
 
   return (
@@ -93,17 +92,17 @@ export function Navbar() {
           FrameText
         </Link>
         <button
-          ref={site.buttonRef}
+          ref={siteButtonRef}
           type="button"
           className="btn btn--ghost btn--icon navbar__burger"
-          aria-expanded={site.open}
+          aria-expanded={siteOpen}
           aria-controls="site-links"
-          aria-label={site.open ? 'Hide site links' : 'Show site links'}
-          onClick={site.toggle}
+          aria-label={siteOpen ? 'Hide site links' : 'Show site links'}
+          onClick={toggleSite}
         >
           <span aria-hidden="true">☰</span>
         </button>
-        <nav ref={site.panelRef} id="site-links" aria-label="Site" className={site.open ? 'navbar__links navbar__links--open' : 'navbar__links'}>
+        <nav ref={sitePanelRef} id="site-links" aria-label="Site" className={siteOpen ? 'navbar__links navbar__links--open' : 'navbar__links'}>
           <NavLink to="/blog" className="navbar__link">
             Blog
           </NavLink>

@@ -1,22 +1,27 @@
 import { useState } from 'react';
 import { Skeleton } from '../../components/Skeleton';
-import { useSignOut } from '../auth/components/useSignOut';
-import { useUser } from '../auth/hooks';
-import { useGetProfileQuery } from '../credits/api';
-import { CreditRates } from '../credits/components/CreditRates';
-import { PurchaseCreditsModal } from '../credits/components/PurchaseCreditsModal';
-import { PurchaseOptions } from '../credits/components/PurchaseOptions';
-import { tierLabel, tierNote } from '../credits/tiers';
+import { useSignOut } from '../../lib/auth/useSignOut';
+import { useUser } from '../../lib/auth/hooks';
+import { useGetProfileQuery } from '../../lib/credits/api';
+import { CreditRates } from '../../components/credits/CreditRates';
+import { PurchaseCreditsModal } from '../../components/credits/PurchaseCreditsModal';
+import { PurchaseOptions } from '../../components/credits/PurchaseOptions';
+import { tierLabel, tierNote } from '../../lib/credits/tiers';
 import { errorMessage } from '../../lib/api';
-import { SUPPORT_EMAIL, enterpriseMailto } from '../content/contact';
+import { SUPPORT_EMAIL, enterpriseMailto } from '../../lib/contact';
+import { DeleteAccountDialog } from './components/DeleteAccountDialog';
 import './account.css';
 
-/** The signed-in person's account: e-mail, balance and plan, purchase options by tier, support and custom plans. */
+/**
+ * The signed-in person's account: e-mail, balance and plan, purchase options by tier, support and custom plans, and
+ * deleting the account.
+ */
 export default function AccountPage() {
   const user = useUser();
   const profile = useGetProfileQuery();
   const { signOut, busy } = useSignOut();
   const [buying, setBuying] = useState(false);
+  const [deleting, setDeleting] = useState(false);
   const email = profile.data?.email || user?.email || '';
 
   return (
@@ -97,7 +102,23 @@ export default function AccountPage() {
         </section>
       </div>
 
+      <section className="card stack account__danger" aria-labelledby="account-delete">
+        <h2 id="account-delete" className="card__title">
+          Delete account
+        </h2>
+        <p>
+          Deleting your account removes it for good, with all your uploads, their files and their results. Credits you have left are forfeited. You are
+          signed out everywhere within seconds.
+        </p>
+        <div className="cluster">
+          <button type="button" className="btn btn--danger" onClick={() => setDeleting(true)}>
+            Delete account
+          </button>
+        </div>
+      </section>
+
       {buying && <PurchaseCreditsModal onClose={() => setBuying(false)} />}
+      {deleting && <DeleteAccountDialog email={email} credits={profile.data?.credits} onClose={() => setDeleting(false)} />}
     </div>
   );
 }

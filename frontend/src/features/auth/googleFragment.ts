@@ -1,4 +1,4 @@
-import { claimsOf, type Session } from './session';
+import { claimsOf, type Session } from '../../lib/auth/session';
 
 export type GoogleResult = { kind: 'session'; session: Session } | { kind: 'error'; code: string; message: string };
 

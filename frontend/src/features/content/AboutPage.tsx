@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { SUPPORT_EMAIL } from './contact';
+import { SUPPORT_EMAIL } from '../../lib/contact';
 import './content.css';
 
 export default function AboutPage() {

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { useSession } from '../auth/hooks';
+import { useSession } from '../../lib/auth/hooks';
 import { PostBody } from './components/PostBody';
 import { PostDate } from './components/PostDate';
 import { PostPicture } from './components/PostPicture';

@@ -1,5 +1,5 @@
 import { RETENTION_DAYS } from '@frametext/contracts/rules';
-import { SUPPORT_EMAIL } from './contact';
+import { SUPPORT_EMAIL } from '../../lib/contact';
 import './content.css';
 
 export default function PrivacyPage() {

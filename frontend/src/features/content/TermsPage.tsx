@@ -1,6 +1,6 @@
 import { RETENTION_DAYS } from '@frametext/contracts/rules';
 import { Link } from 'react-router-dom';
-import { SUPPORT_EMAIL } from './contact';
+import { SUPPORT_EMAIL } from '../../lib/contact';
 import './content.css';
 
 export default function TermsPage() {

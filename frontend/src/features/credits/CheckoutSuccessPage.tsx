@@ -1,10 +1,10 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import type { CheckoutStatus } from '@frametext/contracts';
-import { useAppDispatch } from '../../app/store';
-import { useSession } from '../auth/hooks';
-import { creditsApi, useGetCheckoutSessionQuery, useGetProfileQuery } from './api';
-import { PROFILE_WATCH_DURATION_MS, watchProfileAfterCheckout } from './profileWatch';
+import { useAppDispatch } from '../../lib/store';
+import { useSession } from '../../lib/auth/hooks';
+import { creditsApi, useGetCheckoutSessionQuery, useGetProfileQuery } from '../../lib/credits/api';
+import { PROFILE_WATCH_DURATION_MS, watchProfileAfterCheckout } from '../../lib/credits/profileWatch';
 import './checkout.css';
 
 /** How often the page asks whether the payment has been confirmed. */
@@ -24,13 +24,13 @@ function usePurchaseConfirmation(sessionId: string | null, signedIn: boolean) {
   const [newBalance, setNewBalance] = useState<number | null>(null);
   const following = signedIn && sessionId !== null;
 
-  const [final, setFinal] = useState(false);
+  const [lastStatus, setLastStatus] = useState<CheckoutStatus | undefined>(undefined);
+  const final = lastStatus !== undefined && FINAL.includes(lastStatus);
   const purchase = useGetCheckoutSessionQuery(sessionId ?? '', { skip: !following, pollingInterval: following && !final && !gaveUp ? CONFIRMATION_POLL_MS : 0 });
   const status = purchase.data?.status;
 
-  useEffect(() => {
-    if (status && FINAL.includes(status)) setFinal(true);
-  }, [status]);
+  // A final status stays final (polling stops on it), so it is kept while rendering rather than in an effect.
+  if (status && status !== lastStatus && !final) setLastStatus(status);
 
   useEffect(() => {
     if (!following) return;

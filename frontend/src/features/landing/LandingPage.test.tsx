@@ -3,8 +3,8 @@ import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PublicConfig } from '@frametext/contracts';
-import { makeStore } from '../../app/store';
-import type { Session } from '../auth/session';
+import { makeStore } from '../../lib/store';
+import type { Session } from '../../lib/auth/session';
 import { fakeGateway, json } from '../../testing/fakeGateway';
 import LandingPage from './LandingPage';
 

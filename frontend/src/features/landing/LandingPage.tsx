@@ -1,4 +1,4 @@
-import { useSession } from '../auth/hooks';
+import { useSession } from '../../lib/auth/hooks';
 import { EngineComparison } from './components/EngineComparison';
 import { FeatureCards } from './components/FeatureCards';
 import { Hero } from './components/Hero';

@@ -1,4 +1,4 @@
-import { useGetPublicConfigQuery } from '../credits/api';
+import { useGetPublicConfigQuery } from '../../lib/credits/api';
 
 /**
  * The free-credit grant as the server reports it, or null until it is known: the page says nothing about free

@@ -1,8 +1,8 @@
 import { Link } from 'react-router-dom';
 import { Skeleton } from '../../components/Skeleton';
-import { useGetProfileQuery, useGetPublicConfigQuery } from '../credits/api';
-import { CreditRates } from '../credits/components/CreditRates';
-import { PurchaseOptions } from '../credits/components/PurchaseOptions';
+import { useGetProfileQuery, useGetPublicConfigQuery } from '../../lib/credits/api';
+import { CreditRates } from '../../components/credits/CreditRates';
+import { PurchaseOptions } from '../../components/credits/PurchaseOptions';
 import './onboarding.css';
 
 const STEPS = [

@@ -2,7 +2,7 @@ import type { UploadDetailsResponse } from '@frametext/contracts';
 import { useMemo } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { errorMessage } from '../../lib/api';
-import { useSession } from '../auth/hooks';
+import { useSession } from '../../lib/auth/hooks';
 import { useGetUploadDetailsQuery } from './api';
 import { ResultsLoading } from './components/LoadStates';
 import { ResultsShell } from './components/ResultsShell';

@@ -3,15 +3,15 @@ import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeStore } from '../../app/store';
-import type { Session } from '../auth/session';
+import { makeStore } from '../../lib/store';
+import type { Session } from '../../lib/auth/session';
 import { SLOW_LOAD_MS } from './hooks';
-import { readLocalRecord } from './localResults';
+import { readLocalRecord } from '../../lib/localRecords';
 import ResultsPage from './ResultsPage';
 import { json, sampleDetails, serve } from './testing';
 
 // jsdom has no IndexedDB: local records come from this function instead.
-vi.mock('./localResults', () => ({ readLocalRecord: vi.fn(async () => null) }));
+vi.mock('../../lib/localRecords', async (importOriginal) => ({ ...(await importOriginal<typeof import('../../lib/localRecords')>()), readLocalRecord: vi.fn(async () => null) }));
 
 const session: Session = { idToken: 'x.eyJzdWIiOiJ1MSJ9.y', refreshToken: 'r', expiresAt: Date.now() + 3_600_000, user: { uid: 'u1', email: 'ada@example.com', firstLogin: false } };
 

@@ -1,8 +1,8 @@
 import type { UploadDetailsResponse } from '@frametext/contracts';
 import { useEffect, useMemo } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { useAppDispatch } from '../../app/store';
-import { toastShown } from '../../app/uiSlice';
+import { useAppDispatch } from '../../lib/store';
+import { toastShown } from '../../lib/ui';
 import { errorMessage } from '../../lib/api';
 import { useGetUploadDetailsOldQuery, useGetUploadDetailsQuery } from './api';
 import { ResultsLoading } from './components/LoadStates';

@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
-import { readLocalRecord } from './localResults';
-import type { LocalRecord } from './model';
+import { readLocalRecord, type LocalRecord } from '../../lib/localRecords';
 
 /** After this long a load says it is slow, so nobody thinks the page is stuck. */
 export const SLOW_LOAD_MS = 5_000;
@@ -9,31 +8,32 @@ export const SLOW_LOAD_MS = 5_000;
 export function useSlowNotice(active: boolean): boolean {
   const [slow, setSlow] = useState(false);
   useEffect(() => {
-    if (!active) {
-      setSlow(false);
-      return;
-    }
+    if (!active) return;
     const timer = setTimeout(() => setSlow(true), SLOW_LOAD_MS);
-    return () => clearTimeout(timer);
+    return () => {
+      clearTimeout(timer);
+      setSlow(false);
+    };
   }, [active]);
-  return slow;
+  return active && slow;
 }
 
 type LocalState = { status: 'idle' | 'loading' } | { status: 'done'; record: LocalRecord | null } | { status: 'error'; message: string };
 
 /** A local- record from the browser's database; idle when `id` is null. */
 export function useLocalRecord(id: string | null): LocalState {
-  const [state, setState] = useState<LocalState>({ status: id ? 'loading' : 'idle' });
+  // The answer is kept with the id it is for: another id reads as loading until its own answer comes.
+  const [answer, setAnswer] = useState<{ id: string; state: LocalState } | null>(null);
   useEffect(() => {
     if (!id) return;
     let live = true;
-    setState({ status: 'loading' });
     readLocalRecord(id)
-      .then((record) => live && setState({ status: 'done', record }))
-      .catch((error: unknown) => live && setState({ status: 'error', message: error instanceof Error ? error.message : String(error) }));
+      .then((record) => live && setAnswer({ id, state: { status: 'done', record } }))
+      .catch((error: unknown) => live && setAnswer({ id, state: { status: 'error', message: error instanceof Error ? error.message : String(error) } }));
     return () => {
       live = false;
     };
   }, [id]);
-  return state;
+  if (!id) return { status: 'idle' };
+  return answer?.id === id ? answer.state : { status: 'loading' };
 }

@@ -76,4 +76,32 @@ describe('viewFromLocal', () => {
     ]);
     expect(frame.detections[1]!.vertices[2]).toEqual({ x: 600, y: 300 });
   });
+
+  it('reads the words of one run as one LINE block with its words, as the server engine gives them', () => {
+    const view = viewFromLocal({
+      id: 'local-8',
+      data: [
+        {
+          t: 0,
+          ocrW: 1000,
+          ocrH: 500,
+          words: [
+            { text: 'Battery', nbox: { x: 0.1, y: 0.2, w: 0.2, h: 0.1 }, conf: 90, run: 0 },
+            { text: '150', nbox: { x: 0.5, y: 0.2, w: 0.1, h: 0.1 }, conf: 80, run: 1 },
+            { text: 'kW', nbox: { x: 0.62, y: 0.2, w: 0.08, h: 0.1 }, conf: 90, run: 1 },
+          ],
+        },
+      ],
+    });
+    const [label, value] = view.frames[0]!.detections;
+    expect(label).toMatchObject({ text: 'Battery', blockType: 'LINE', confidence: 90 });
+    expect(value).toMatchObject({ text: '150 kW', blockType: 'LINE', confidence: 85, area: 10000 });
+    expect(value!.vertices).toEqual([
+      { x: 500, y: 100 },
+      { x: 700, y: 100 },
+      { x: 700, y: 150 },
+      { x: 500, y: 150 },
+    ]);
+    expect(value!.words?.map((w) => w.text)).toEqual(['150', 'kW']);
+  });
 });

@@ -1,5 +1,6 @@
 import type { Detection, Line, MediaContent, UploadDetailsResponse } from '@frametext/contracts';
 import { formatClock, frameTimeFromUrl } from '@frametext/text-analysis';
+import type { LocalRecord, LocalWord } from '../../lib/localRecords';
 
 /*
  * The one shape every results view reads, built from the server's upload details, the demo, or a local record
@@ -79,45 +80,53 @@ export function viewFromDetails(uploadID: string, details: UploadDetailsResponse
   };
 }
 
-/** A word of a local frame: its box is normalised (0..1) as x, y, w, h, given as an object or an array. */
-export interface LocalWord {
-  text: string;
-  nbox: { x: number; y: number; w: number; h: number } | [number, number, number, number];
-  conf?: number;
-}
-export interface LocalFrame {
-  t: number;
-  text?: string;
-  words?: LocalWord[];
-  thumb?: string;
-  ocrW?: number;
-  ocrH?: number;
-}
-/** A record the Local page saved in resultsDB/results. */
-export interface LocalRecord {
-  id: string;
-  data: LocalFrame[];
-  uploadedAt?: string | number;
-  fileName?: string;
-  duration?: number;
-  targetFrameRate?: number;
-}
-
-function wordDetection(word: LocalWord, width: number, height: number): Detection {
+function wordBox(word: LocalWord, width: number, height: number) {
   const [x, y, w, h] = Array.isArray(word.nbox) ? word.nbox : [word.nbox.x, word.nbox.y, word.nbox.w, word.nbox.h];
   // Hundredths of a pixel are plenty, and keep float noise (0.1 + 0.3 = 0.4000000000000001) out of the points.
   const px = (v: number) => Math.round(v * 100) / 100;
-  const left = px(x * width);
-  const top = px(y * height);
-  const right = px((x + w) * width);
-  const bottom = px((y + h) * height);
-  return {
-    text: word.text,
-    vertices: [{ x: left, y: top }, { x: right, y: top }, { x: right, y: bottom }, { x: left, y: bottom }],
-    area: px((right - left) * (bottom - top)),
-    ...(word.conf !== undefined ? { confidence: word.conf } : {}),
-    blockType: 'WORD',
-  };
+  return { left: px(x * width), top: px(y * height), right: px((x + w) * width), bottom: px((y + h) * height) };
+}
+
+type Corners = ReturnType<typeof wordBox>;
+const cornersOf = (b: Corners) => [
+  { x: b.left, y: b.top },
+  { x: b.right, y: b.top },
+  { x: b.right, y: b.bottom },
+  { x: b.left, y: b.bottom },
+];
+
+/**
+ * The detections of a local frame, shaped as the Basic engine shapes its own: one LINE block per run of words
+ * (a line cut at wide gaps), with its words, their union box and mean confidence. Words saved without a run
+ * (older records) are a block each.
+ */
+function localDetections(words: LocalWord[], width: number, height: number): Detection[] {
+  const groups = new Map<string, LocalWord[]>();
+  words.forEach((w, i) => {
+    const key = w.run === undefined ? `w${i}` : `r${w.run}`;
+    groups.set(key, [...(groups.get(key) ?? []), w]);
+  });
+  return [...groups.values()].map((group) => {
+    const boxes = group.map((w) => wordBox(w, width, height));
+    const box = {
+      left: Math.min(...boxes.map((b) => b.left)),
+      top: Math.min(...boxes.map((b) => b.top)),
+      right: Math.max(...boxes.map((b) => b.right)),
+      bottom: Math.max(...boxes.map((b) => b.bottom)),
+    };
+    const confs = group.map((w) => w.conf).filter((c): c is number => c !== undefined);
+    const confidence = confs.length ? Math.round((confs.reduce((a, c) => a + c, 0) / confs.length) * 10) / 10 : undefined;
+    return {
+      text: group.map((w) => w.text).join(' '),
+      vertices: cornersOf(box),
+      area: Math.round((box.right - box.left) * (box.bottom - box.top) * 100) / 100,
+      ...(confidence !== undefined ? { confidence } : {}),
+      blockType: group.length === 1 && group[0]!.run === undefined ? 'WORD' : 'LINE',
+      ...(group.length > 1 || group[0]!.run !== undefined
+        ? { words: group.map((w, i) => ({ text: w.text, vertices: cornersOf(boxes[i]!), ...(w.conf !== undefined ? { confidence: w.conf } : {}) })) }
+        : {}),
+    };
+  });
 }
 
 /** A local record: its boxes are normalised, so they are placed in the OCR size (or a unit square). */
@@ -126,7 +135,7 @@ export function viewFromLocal(record: LocalRecord): ResultsView {
     const width = frame.ocrW && frame.ocrW > 0 ? frame.ocrW : 1;
     const height = frame.ocrH && frame.ocrH > 0 ? frame.ocrH : 1;
     const words = (frame.words ?? []).filter((w) => w.text?.trim() && w.nbox);
-    const detections = words.map((w) => wordDetection(w, width, height));
+    const detections = localDetections(words, width, height);
     const text = (frame.text ?? words.map((w) => w.text).join(' ')).trim();
     return {
       index,

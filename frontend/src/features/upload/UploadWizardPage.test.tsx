@@ -4,8 +4,8 @@ import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Profile, PublicConfig } from '@frametext/contracts';
-import { makeStore } from '../../app/store';
-import type { Session } from '../auth/session';
+import { makeStore } from '../../lib/store';
+import type { Session } from '../../lib/auth/session';
 import { readPhotoTimestamps, readVideoDuration } from './media';
 import { fakeGateway, json, type Handler } from '../../testing/fakeGateway';
 import { UploadWizard } from './UploadWizardPage';
@@ -134,6 +134,36 @@ describe('upload wizard, step 1', () => {
     expect(screen.getByRole('option', { name: /Basic/ })).toBeEnabled();
     expect(screen.queryByRole('option', { name: /Local/ })).toBeNull();
     expect(screen.getByText('Cloud AI is unavailable: Cloud OCR is not configured on this server.')).toBeInTheDocument();
+  });
+
+  it('starts on Cloud AI while it is available, and moves to Basic with the reason when the server says it went away', async () => {
+    let cloudUp = true;
+    const cloudConfig = () => ({
+      ...config,
+      engines: config.engines.map((e) => (e.engine === 'cloud' ? { ...e, available: cloudUp, reason: cloudUp ? null : 'Cloud AI is not configured on this server; use Basic.' } : e)),
+    });
+    const calls = fakeGateway({
+      'GET /api/config': () => json(cloudConfig()),
+      'GET /api/getUserData': () => json({ uid: 'u1', email: 'ada@example.com', credits: 50, subscription_tier: 'free', firstLogin: false }),
+      'POST /api/getUploadURL': () => {
+        cloudUp = false; // its worker stopped after the page read the engines
+        return json({ error: { code: 'upload/engine-unavailable', message: 'Cloud AI is not configured on this server; use Basic.' } }, 400);
+      },
+    }).calls;
+    fakeXhr();
+    const { toasts } = renderWizard();
+    await waitFor(() => expect(screen.getByLabelText('Engine')).toHaveValue('cloud'));
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Upload name'), 'Run 1');
+    await user.upload(screen.getByLabelText('Media files'), video());
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Upload' })).toBeEnabled());
+    await user.click(screen.getByRole('button', { name: 'Upload' }));
+
+    await waitFor(() => expect(toasts()).toEqual(['Cloud AI is not configured on this server; use Basic.']));
+    await waitFor(() => expect(screen.getByLabelText('Engine')).toHaveValue('server'));
+    expect(screen.getByRole('option', { name: /Cloud AI/ })).toBeDisabled();
+    expect(screen.getByText('Cloud AI is unavailable: Cloud AI is not configured on this server; use Basic.')).toBeInTheDocument();
+    expect(calls.filter((c) => c.path === '/api/config').length).toBeGreaterThanOrEqual(2);
   });
 
   it('labels the 20 frame intervals and starts at 15 seconds', async () => {
@@ -273,6 +303,25 @@ describe('upload wizard, step 1', () => {
     expect(screen.getByRole('button', { name: 'Upload' })).toBeDisabled();
   });
 
+  it('shows a storage-quota refusal in a toast before sending any bytes', async () => {
+    const quotaMessage = 'This upload needs 4.0 KB of storage, and 1.0 KB of your 20 GB is left. Delete uploads you no longer need, or upload less at a time.';
+    const calls = serve({
+      'POST /api/getUploadURL': () => json({ error: { code: 'upload/quota-exceeded', message: quotaMessage } }, 413),
+    });
+    const sent = fakeXhr();
+    const { toasts } = renderWizard();
+    await ready();
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Upload name'), 'Run 2');
+    await user.upload(screen.getByLabelText('Media files'), video());
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Upload' })).toBeEnabled());
+    await user.click(screen.getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(toasts()).toEqual([quotaMessage]));
+    expect(calls.find((c) => c.path === '/api/getUploadURL')?.body).toMatchObject({ size: 4000 });
+    expect(sent).toHaveLength(0);
+    expect(currentStep()).toBe('Upload');
+  });
+
   it('shows the server refusal in a toast and stays on step 1', async () => {
     const calls = serve({
       'POST /api/getUploadURL': () => json({ error: { code: 'billing/insufficient-credits', message: 'Not enough credits, purchase some more before uploading.' } }, 402),
@@ -348,6 +397,8 @@ describe('upload wizard, steps 2 and 3', () => {
       mimeType: 'video/mp4',
       duration: 600,
       targetFrameRate: 1 / 15,
+      // The file's size, so the server can refuse an upload beyond the storage quota before any byte is sent.
+      size: 4000,
       uploadName: 'Charger run',
       ocrType: 'server',
       mediaContent: 'numerical',
@@ -385,8 +436,8 @@ describe('upload wizard, steps 2 and 3', () => {
       isVideo: false,
       mimeType: 'image/jpeg',
       files: [
-        { name: 'b.JPG', type: 'image/jpeg', lastModified: 5 },
-        { name: 'a.jpeg', type: 'image/jpeg', lastModified: 6 },
+        { name: 'b.JPG', type: 'image/jpeg', lastModified: 5, size: 100 },
+        { name: 'a.jpeg', type: 'image/jpeg', lastModified: 6, size: 100 },
       ],
       timestamps: [1_600_000_000_000, 1_600_000_090_000],
       sortPreference: 'timestamp',

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { STATUS_POLL_MS } from '@frametext/contracts/rules';
-import { useAppDispatch } from '../../app/store';
+import { useAppDispatch } from '../../lib/store';
 import { api } from '../../lib/api';
 import { ProcessingStep } from './components/ProcessingStep';
 import { StepIndicator, type Step } from './components/StepIndicator';

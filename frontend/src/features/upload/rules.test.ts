@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FRAME_INTERVALS } from '@frametext/contracts/rules';
 import { AUTO_LANGUAGE, LANGUAGES, ORIGINAL_LANGUAGES, SAME_LANGUAGE, TARGET_LANGUAGES, languagesClash } from './languages';
-import { MESSAGES, classifyFiles, intervalLabel, photoSpanSeconds, quote, shortfallMessage, uploadBlocker, videoFrames, videoLinkId } from './rules';
+import { MESSAGES, classifyFiles, intervalLabel, photoSpanSeconds, pickEngine, quote, shortfallMessage, uploadBlocker, videoFrames, videoLinkId } from './rules';
 
 const f = (name: string, type = '') => ({ name, type });
 
@@ -140,5 +140,25 @@ describe('languages', () => {
     expect(languagesClash('fr', 'fr')).toBe(true);
     expect(languagesClash('fr', 'en')).toBe(false);
     expect(languagesClash(null, null)).toBe(false);
+  });
+});
+
+describe('engine choice', () => {
+  const engines = (cloud: boolean, server = true) => [
+    { engine: 'cloud', available: cloud },
+    { engine: 'server', available: server },
+    { engine: 'local', available: true },
+  ];
+
+  it('starts on Cloud AI when it is available, on Basic when it is not, and on nothing while neither is', () => {
+    expect(pickEngine(engines(true), null)).toBe('cloud');
+    expect(pickEngine(engines(false), null)).toBe('server');
+    expect(pickEngine(engines(false, false), null)).toBeNull();
+    expect(pickEngine([], null)).toBeNull();
+  });
+
+  it('keeps the person’s choice while it stays available, and falls back when it goes away', () => {
+    expect(pickEngine(engines(true), 'server')).toBe('server');
+    expect(pickEngine(engines(false), 'cloud')).toBe('server');
   });
 });

@@ -6,11 +6,15 @@ import {
   fileExtension,
   frameCount,
   isVideoFileName,
+  SERVER_ENGINES,
   youtubeVideoId,
   type ImageMimeType,
   type ServerEngine,
   type VideoMimeType,
 } from '@frametext/contracts/rules';
+
+/** File sizes as the server's messages show them (the quota's among them). */
+export { formatBytes } from '@frametext/contracts/rules';
 
 /*
  * The wizard's rules (product spec sections 5, 8 and 9) as plain functions: no React, no store. The numbers and
@@ -115,23 +119,9 @@ export function quote(input: { frames: number; engine: ServerEngine; credits: nu
 
 export const videoFrames = (durationSeconds: number, intervalSeconds: number) => frameCount(durationSeconds, intervalSeconds);
 
-/** "You have X credits but this operation requires Y." */
-export const shortfallMessage = (have: number, need: number) => `You have ${have} credits but this operation requires ${need}.`;
+export { shortfallMessage } from '../../lib/credits/shortfall';
 
 export const framesPerCredit = (engine: ServerEngine) => 1 / CREDIT_RATES[engine];
-
-/** Bytes as a person reads them: 950 KB, 12.4 MB. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1000) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB'];
-  let value = bytes / 1000;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
-}
 
 /** A duration as "1 h 2 min", "3 min 20 s" or "12.5 s". */
 export function formatDuration(seconds: number): string {
@@ -142,4 +132,14 @@ export function formatDuration(seconds: number): string {
   const rest = s % 60;
   if (h > 0) return `${h} h ${m} min`;
   return rest ? `${m} min ${rest} s` : `${m} min`;
+}
+
+/**
+ * The engine the wizard uses: the one the person chose while it is still available, otherwise the best one
+ * available now (Cloud AI, the spec's default, then Basic); null while none is.
+ */
+export function pickEngine(engines: readonly { engine: string; available: boolean }[], chosen: ServerEngine | null): ServerEngine | null {
+  const available = (engine: ServerEngine) => engines.some((e) => e.engine === engine && e.available);
+  if (chosen && available(chosen)) return chosen;
+  return SERVER_ENGINES.find(available) ?? null;
 }

@@ -4,8 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes, useParams } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeStore } from '../../app/store';
-import type { Session } from '../auth/session';
+import { makeStore } from '../../lib/store';
+import type { Session } from '../../lib/auth/session';
 import { deleteLocalUploads, listLocalUploads } from './localUploads';
 import { fakeGateway, json, type Handler } from '../../testing/fakeGateway';
 import UploadsPage, { LIST_REFRESH_MS } from './UploadsPage';
@@ -112,6 +112,9 @@ describe('UploadsPage', () => {
     expect(within(card('dashcam.mp4')).queryByText(/Processing|Failed/)).not.toBeInTheDocument();
     expect(within(card('Slides')).getByRole('checkbox', { name: 'Select Slides' })).not.toBeChecked();
     expect(card('Slides').querySelector('img')).toHaveAttribute('src', 'http://files.test/c.jpg');
+    // A failed upload's files are removed: no image (no broken thumbnail), the card's placeholder instead.
+    expect(card('Broken clip').querySelector('img')).toBeNull();
+    expect(card('Broken clip').querySelector('.upload-card__placeholder')).not.toBeNull();
 
     const names = within(screen.getByRole('list', { name: 'Your uploads' }))
       .getAllByRole('listitem')

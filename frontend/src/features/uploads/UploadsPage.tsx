@@ -1,16 +1,17 @@
 import type { UploadListItem } from '@frametext/contracts';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { useAppDispatch } from '../../app/store';
-import { toastShown } from '../../app/uiSlice';
+import { useAppDispatch } from '../../lib/store';
+import { toastShown } from '../../lib/ui';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { api, errorMessage } from '../../lib/api';
-import { useGetProfileQuery } from '../credits/api';
-import { PurchaseCreditsModal } from '../credits/components/PurchaseCreditsModal';
+import { useGetProfileQuery } from '../../lib/credits/api';
+import { PurchaseCreditsModal } from '../../components/credits/PurchaseCreditsModal';
 import { useDeleteUploadsMutation, useGetUploadsQuery, useLazyRecheckUploadStatusQuery } from './api';
 import { SkeletonCards, UploadCard } from './components/UploadCard';
 import { isInProgress, useLocalUploads } from './hooks';
-import { deleteLocalUploads, isLocalId } from './localUploads';
+import { isLocalId } from '../../lib/localRecords';
+import { deleteLocalUploads } from './localUploads';
 import './uploads.css';
 
 /** While an upload is on its way, the list asks again this often. */
@@ -38,16 +39,18 @@ export default function UploadsPage() {
 
   const uploads = useMemo(() => [...(remote.data ?? []), ...local.items].sort(byNewest), [remote.data, local.items]);
   const anyInProgress = remote.data?.some((u) => isInProgress(u.status)) ?? false;
-  useEffect(() => setRefreshMs(anyInProgress ? LIST_REFRESH_MS : 0), [anyInProgress]);
+  // The list asks again while an upload is on its way (adjusted while rendering: the answer decides the interval).
+  const wantedRefreshMs = anyInProgress ? LIST_REFRESH_MS : 0;
+  if (wantedRefreshMs !== refreshMs) setRefreshMs(wantedRefreshMs);
 
   // Forget selections of uploads that are gone (deleted elsewhere, or expired).
-  useEffect(() => {
-    setSelected((current) => {
-      const present = new Set(uploads.map((u) => u.id));
-      const kept = [...current].filter((id) => present.has(id));
-      return kept.length === current.size ? current : new Set(kept);
-    });
-  }, [uploads]);
+  const [listed, setListed] = useState(uploads);
+  if (listed !== uploads) {
+    setListed(uploads);
+    const present = new Set(uploads.map((u) => u.id));
+    const kept = [...selected].filter((id) => present.has(id));
+    if (kept.length !== selected.size) setSelected(new Set(kept));
+  }
 
   const toggle = (id: string) =>
     setSelected((current) => {

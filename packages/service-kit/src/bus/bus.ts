@@ -4,6 +4,7 @@ import { checkEnvelope, encodeEnvelope, envelopeProperties } from './codec.js';
 import { BrokerLink, type BrokerSession } from './connection.js';
 import { ConsumerRunner } from './consumer.js';
 import { publishConfirmed } from './publisher.js';
+import { countQueueConsumers } from './queue-probe.js';
 import { OutboxRelay } from './relay.js';
 import { declareExchange, declareServiceQueues } from './topology.js';
 import type { Bus, BusOptions, Consumer } from './types.js';
@@ -91,6 +92,12 @@ export function createBus(opts: BusOptions): Bus {
 
     async ping() {
       if (!link.current()) throw unavailable('bus/unavailable', 'Not connected to the message broker.');
+    },
+
+    async queueConsumers(queue: string) {
+      const session = link.current();
+      if (!session) throw unavailable('bus/unavailable', 'Not connected to the message broker.');
+      return countQueueConsumers(session.connection, queue);
     },
 
     close() {

@@ -134,14 +134,29 @@ export class ConsumerRunner {
     const attempt = attemptOf(msg);
     const log = this.opts.logger.child({ eventId: envelope.id, eventType: envelope.type, attempt });
     try {
+      let prepared: unknown;
+      if (consumer.prepare) {
+        // A message already handled would repeat the slow (and maybe paid) work for nothing.
+        if (await this.opts.db('inbox').where({ message_id: envelope.id }).first()) {
+          log.info('already handled; redelivery ignored');
+          this.ack(channel, msg);
+          return;
+        }
+        prepared = await consumer.prepare(envelope as never, { log, attempt });
+      }
+      const committed: (() => Promise<unknown>)[] = [];
+      const afterCommit = (work: () => Promise<unknown>) => void committed.push(work);
       const handled = await this.opts.db.transaction(async (trx) => {
         const inserted = await trx('inbox').insert({ message_id: envelope.id, type: envelope.type }).onConflict('message_id').ignore().returning('message_id');
         if (inserted.length === 0) return false;
-        await consumer.handler(envelope as never, { trx, log, attempt });
+        await consumer.handler(envelope as never, { trx, log, attempt, prepared, afterCommit });
         return true;
       });
       if (!handled) log.info('already handled; redelivery ignored');
       this.ack(channel, msg);
+      for (const work of committed) {
+        await work().catch((err: unknown) => log.warn({ err }, 'work after the commit failed; what it left is for the service\'s own jobs'));
+      }
     } catch (err) {
       const lastError = headerText(errorText(err));
       if (attempt >= this.opts.maxAttempts) {

@@ -8,7 +8,18 @@ export interface HandlerContext {
   log: Logger;
   /** 1 on first delivery, 2 on the first retry... */
   attempt: number;
+  /** What the consumer's `prepare` step returned (undefined without one). */
+  prepared?: unknown;
+  /**
+   * Work to do once the handler's transaction has committed, such as removing files the handler's rows no longer
+   * point at. Best effort: it runs after the commit and the ack, a failure is logged and the message stays handled,
+   * so whatever it does must also be done by something durable (a job that reads the committed rows).
+   */
+  afterCommit(work: () => Promise<unknown>): void;
 }
+
+/** What a `prepare` step sees: no transaction, since none is open while it runs. */
+export type PrepareContext = Omit<HandlerContext, 'trx' | 'prepared' | 'afterCommit'>;
 
 export type EventHandler<T extends EventType> = (event: Envelope<EventData<T>>, ctx: HandlerContext) => Promise<void>;
 
@@ -18,11 +29,30 @@ export interface Consumer<T extends EventType = EventType> {
   /** Routing key pattern to bind; defaults to the event type. */
   binding?: string;
   handler: EventHandler<T>;
+  /**
+   * Slow work (a call to a cloud API) run before the handler's transaction opens, so no database connection is
+   * held while it runs; the handler receives its result as `ctx.prepared`. It is skipped for a message the inbox
+   * already holds; a throw is retried like a failing handler. The message is still acked only after the commit.
+   */
+  prepare?: (event: Envelope<EventData<T>>, ctx: PrepareContext) => Promise<unknown>;
 }
 
 /** Declares a subscription with its handler typed by the event. */
 export function on<T extends EventType>(type: T, handler: EventHandler<T>, binding?: string): Consumer<T> {
   return { type, handler, binding };
+}
+
+/**
+ * Declares a subscription in two steps: `prepare` does the slow work outside any transaction, then `commit` writes
+ * its outcome (state, outbox events) in the inbox transaction: claim, work, then one short transaction.
+ */
+export function onPrepared<T extends EventType, P>(
+  type: T,
+  prepare: (event: Envelope<EventData<T>>, ctx: PrepareContext) => Promise<P>,
+  commit: (event: Envelope<EventData<T>>, ctx: HandlerContext & { prepared: P }) => Promise<void>,
+  binding?: string,
+): Consumer<T> {
+  return { type, binding, prepare, handler: (event, ctx) => commit(event, { ...ctx, prepared: ctx.prepared as P }) };
 }
 
 export interface BusOptions {
@@ -55,6 +85,8 @@ export interface Bus {
   flushOutbox(): Promise<number>;
   /** Throws if the broker connection is not usable (readiness). */
   ping(): Promise<void>;
+  /** How many consumers a queue has right now (0 when it does not exist); throws when the broker is not reachable. */
+  queueConsumers(queue: string): Promise<number>;
   /** Stops taking messages, waits for handlers in hand, stops the relay and closes the connection. */
   close(): Promise<void>;
 }

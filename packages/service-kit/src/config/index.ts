@@ -1,10 +1,22 @@
 import { z } from 'zod';
 
+/**
+ * Development stand-ins for the installation's secrets, so that `npm test` and a bare `node dist/main.js` work with
+ * no environment. With NODE_ENV=production a service refuses to start with any of them (`npm start` generates real
+ * ones into DATA_DIR/secrets.json; compose and Kubernetes take them from their secret stores).
+ */
+export const BUILT_IN_SECRETS = {
+  STORAGE_SIGNING_SECRET: 'frametext-local-signing-secret-change-me',
+  SERVICE_TOKEN_SECRET: 'frametext-local-service-token-secret-change-me',
+} as const;
+
 /** Settings every service shares. Each key has a default so `npm start` works with no environment. */
 export const baseConfigShape = {
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().min(1).default('.data'),
+  /** Address the HTTP server listens on: loopback, so only the gateway (or a co-located caller) reaches it; 0.0.0.0 in containers. */
+  HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z.string().url().default('postgres://postgres:postgres@127.0.0.1:5432/frametext'),
   RABBITMQ_URL: z.string().url().default('amqp://guest:guest@127.0.0.1:5672'),
   BUS_EXCHANGE: z.string().min(1).default('frametext.events'),
@@ -12,11 +24,35 @@ export const baseConfigShape = {
   BUS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
   BUS_RETRY_DELAY_MS: z.coerce.number().int().min(10).default(5_000),
   HTTP_BODY_LIMIT: z.string().default('1mb'),
+  /** Longest a client may take to send the request line and headers; then 408 (slow-header attacks). */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  /**
+   * Longest a client may take to send a whole request, body included; then 408; 0 turns it off. A service's bodies
+   * come from the gateway, which cuts API bodies at its API_BODY_TIMEOUT_MS (30 s), so this only stops a slow caller
+   * that reaches a service directly.
+   */
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(0).default(60_000),
+  /** How long an idle kept-alive connection stays open. Callers that pool connections must drop them sooner. */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  /** The identity service: its JWKS verifies access tokens, its feed lists ended sessions. */
+  IDENTITY_URL: z.string().url().default('http://127.0.0.1:8101'),
+  /** Where access tokens' public keys are published; default identity's. A hosted provider's JWKS works too. */
+  JWKS_URL: z.string().url().optional(),
+  JWT_ISSUER: z.string().min(1).default('frametext-identity'),
+  JWT_AUDIENCE: z.string().min(1).default('frametext'),
+  JWKS_CACHE_MAX_AGE_MS: z.coerce.number().int().min(0).default(600_000),
+  JWKS_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  /** identity's list of ended sessions; default identity's /internal/revocations, `off` when the issuer is not identity. */
+  REVOCATIONS_URL: z.union([z.literal('off'), z.string().url()]).optional(),
+  /** How often the list of ended sessions is read again: the most a log-out takes to reach every service. */
+  REVOCATIONS_POLL_MS: z.coerce.number().int().min(100).default(2_000),
+  /** Signs the workload tokens services call each other with. At least 32 characters; production needs its own. */
+  SERVICE_TOKEN_SECRET: z.string().min(32).default(BUILT_IN_SECRETS.SERVICE_TOKEN_SECRET),
   STORAGE_DRIVER: z.enum(['fs', 's3']).default('fs'),
   STORAGE_BUCKET: z.string().min(3).default('frametext'),
   STORAGE_FS_ROOT: z.string().optional(),
-  STORAGE_SIGNING_SECRET: z.string().min(16).default('frametext-local-signing-secret-change-me'),
+  STORAGE_SIGNING_SECRET: z.string().min(16).default(BUILT_IN_SECRETS.STORAGE_SIGNING_SECRET),
   STORAGE_PUBLIC_URL: z.string().url().default('http://localhost:8080'),
   S3_ENDPOINT: z.string().url().optional(),
   /** Address browsers use for presigned URLs, when not S3_ENDPOINT (the gateway's public address in compose/k8s). */
@@ -26,8 +62,49 @@ export const baseConfigShape = {
   S3_REGION: z.string().default('us-east-1'),
 };
 
-export const baseConfigSchema = z.object(baseConfigShape);
+type BaseShape = z.infer<z.ZodObject<typeof baseConfigShape>>;
+
+/** Production never runs on a secret anyone can read in this repository. */
+function refuseBuiltInSecrets(config: BaseShape, ctx: z.RefinementCtx): void {
+  if (config.NODE_ENV !== 'production') return;
+  for (const [key, builtIn] of Object.entries(BUILT_IN_SECRETS)) {
+    if (config[key as keyof typeof BUILT_IN_SECRETS] === builtIn) {
+      ctx.addIssue({ code: 'custom', path: [key], message: 'is the built-in development value; production needs a secret of its own' });
+    }
+  }
+}
+
+export const baseConfigSchema = z.object(baseConfigShape).superRefine(refuseBuiltInSecrets);
 export type BaseConfig = z.infer<typeof baseConfigSchema>;
+
+/** The access-token settings, with identity's JWKS as the default. */
+export function accessTokenSettings(config: BaseConfig) {
+  return {
+    jwksUrl: config.JWKS_URL ?? new URL('/api/auth/jwks.json', config.IDENTITY_URL).toString(),
+    audience: config.JWT_AUDIENCE,
+    issuer: config.JWT_ISSUER,
+    cacheMaxAgeMs: config.JWKS_CACHE_MAX_AGE_MS,
+    requestsPerMinute: config.JWKS_REQUESTS_PER_MINUTE,
+  };
+}
+
+/** The Node server's clocks as the settings give them (`listen`'s last argument). */
+export function serverTimeouts(config: Pick<BaseConfig, 'HTTP_HEADERS_TIMEOUT_MS' | 'HTTP_REQUEST_TIMEOUT_MS' | 'HTTP_KEEP_ALIVE_TIMEOUT_MS'>) {
+  return {
+    headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+  };
+}
+
+/** identity's feed of ended sessions, or undefined when it is turned off. */
+export function revocationsUrl(config: BaseConfig): string | undefined {
+  if (config.REVOCATIONS_URL === 'off') return undefined;
+  return config.REVOCATIONS_URL ?? new URL('/internal/revocations', config.IDENTITY_URL).toString();
+}
+
+/** Settings whose value an error message must not repeat. */
+const SECRET_SETTING = /SECRET|PASSPHRASE|PASSWORD|TOKEN|_KEY$/;
 
 export class ConfigError extends Error {
   constructor(readonly setting: string, detail: string) {
@@ -46,7 +123,8 @@ export function parseConfig<S extends z.ZodType>(schema: S, env: Record<string, 
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const setting = issue.path.join('.') || '(environment)';
-  const shown = cleaned[setting] === undefined ? 'missing' : `got "${cleaned[setting]}"`;
+  const value = cleaned[setting];
+  const shown = value === undefined ? 'missing' : SECRET_SETTING.test(setting) ? 'value not shown' : `got "${value}"`;
   throw new ConfigError(setting, `${issue.message} (${shown})`);
 }
 
@@ -64,5 +142,5 @@ export function loadConfigOrExit<S extends z.ZodType>(service: string, schema: S
 
 /** Extends the shared settings with a service's own. */
 export function serviceConfig<T extends z.ZodRawShape>(shape: T) {
-  return z.object({ ...baseConfigShape, ...shape });
+  return z.object({ ...baseConfigShape, ...shape }).superRefine((c, ctx) => refuseBuiltInSecrets(c as BaseShape, ctx));
 }

@@ -1,9 +1,11 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type Server } from 'node:http';
+import { isIP, type Socket } from 'node:net';
 import type { Logger } from '../logging/logger.js';
-import { CORRELATION_HEADER, USER_HEADER, runWithContext, sanitizeCorrelationId } from '../logging/context.js';
+import { CORRELATION_HEADER, runWithContext, sanitizeCorrelationId } from '../logging/context.js';
 import { AppError, toErrorResponse } from '../errors/index.js';
+import { storableTextGuard } from './storable-text.js';
 
 export type ReadinessCheck = () => Promise<void>;
 
@@ -27,17 +29,21 @@ export interface HttpApp {
   setDraining(): void;
 }
 
-/** Express app with correlation ids, JSON parsing with a size limit, and health endpoints. Add routes, then call `finishHttpApp`. */
+/**
+ * Express app with correlation ids, JSON parsing with a size limit, health endpoints, and the guard that refuses
+ * text Postgres cannot store (in the path, the query and a parsed body) before any route runs. Add routes, then
+ * call `finishHttpApp`.
+ */
 export function createHttpApp(opts: HttpAppOptions): HttpApp {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  onlyAddressesAsClientIp(app);
   let draining = false;
   const readiness: Record<string, ReadinessCheck> = { ...(opts.readiness ?? {}) };
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     const correlationId = sanitizeCorrelationId(req.header(CORRELATION_HEADER)) ?? randomUUID();
-    const userId = req.header(USER_HEADER) || undefined;
     res.setHeader(CORRELATION_HEADER, correlationId);
     const started = process.hrtime.bigint();
     res.on('finish', () => {
@@ -47,7 +53,7 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
         opts.logger.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms) }, 'http request'),
       );
     });
-    runWithContext({ correlationId, userId }, next);
+    runWithContext({ correlationId }, next);
   });
 
   app.get('/health/live', (_req, res) => {
@@ -73,6 +79,7 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
     const raw = new Set(opts.rawBodyPaths ?? []);
     app.use((req, res, next) => (raw.has(req.path) ? next() : json(req, res, next)));
   }
+  app.use(storableTextGuard);
 
   return { app, readiness, setDraining: () => void (draining = true) };
 }
@@ -114,6 +121,24 @@ function mapFrameworkError(err: unknown): unknown {
   return err;
 }
 
+/**
+ * `req.ip` is the first untrusted address of X-Forwarded-For, and Express takes that entry as it comes: a client
+ * behind a trusted proxy could name itself `anything at all` (16 KB of it), which then lands in rate-limit keys
+ * and logs. Here an entry that is not an IP address is not believed: the socket's address is used instead.
+ */
+function onlyAddressesAsClientIp(app: Express): void {
+  const forwarded = Object.getOwnPropertyDescriptor(express.request, 'ip')?.get;
+  if (!forwarded) return;
+  Object.defineProperty(app.request, 'ip', {
+    configurable: true,
+    enumerable: true,
+    get(this: Request) {
+      const ip: unknown = forwarded.call(this);
+      return typeof ip === 'string' && isIP(ip) ? ip : this.socket.remoteAddress;
+    },
+  });
+}
+
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
@@ -131,9 +156,32 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<RunningServer> {
-  const server = createServer(app);
-  server.keepAliveTimeout = 5_000;
+/** The Node server's own clocks (see `serverTimeouts` for the settings that fill them). */
+export interface ServerTimeouts {
+  /** Longest a client may take to send the request line and headers (slow-header attacks); then 408. */
+  headersTimeoutMs: number;
+  /** Longest a client may take to send a whole request, headers and body; 0 turns it off. Then 408. */
+  requestTimeoutMs: number;
+  /** How long an idle kept-alive connection stays open. */
+  keepAliveTimeoutMs: number;
+}
+
+export const DEFAULT_SERVER_TIMEOUTS: ServerTimeouts = { headersTimeoutMs: 15_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000 };
+
+export function listen(app: Express, port: number, host = '127.0.0.1', timeouts: ServerTimeouts = DEFAULT_SERVER_TIMEOUTS): Promise<RunningServer> {
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = timeouts;
+  // Node checks both request clocks on an interval; a fraction of the shorter one keeps them close to their value.
+  const shortest = Math.min(headersTimeoutMs, requestTimeoutMs > 0 ? requestTimeoutMs : headersTimeoutMs);
+  const server = createServer(
+    {
+      headersTimeout: requestTimeoutMs > 0 ? Math.min(headersTimeoutMs, requestTimeoutMs) : headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      keepAliveTimeout: keepAliveTimeoutMs,
+      connectionsCheckingInterval: Math.min(5_000, Math.max(100, Math.floor(shortest / 4))),
+    },
+    app,
+  );
+  server.on('clientError', answerClientError);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -150,4 +198,35 @@ export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<Ru
       });
     });
   });
+}
+
+/**
+ * Requests Node refuses before Express sees them (malformed HTTP, headers too large, the clocks above) get the same
+ * JSON error body as every other answer, instead of Node's bare status line.
+ */
+function answerClientError(err: Error & { code?: string }, socket: Socket): void {
+  // Node's own rule: answer only when nothing of a response has been written on this connection yet.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message] = clientErrorAnswer(err.code);
+  const body = JSON.stringify({ error: { code, message } });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+function clientErrorAnswer(code: string | undefined): [number, string, string] {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return [431, 'request/headers-too-large', 'The request headers are too large; send a shorter address or fewer and smaller headers.'];
+    case 'HPE_INVALID_EOF_STATE':
+      return [400, 'request/incomplete', 'The request ended before its body was complete: send as many bytes as Content-Length says.'];
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return [408, 'request/timeout', 'The request did not arrive in time; send it again in one go.'];
+    default:
+      return [400, 'request/malformed', 'The request is not valid HTTP/1.1 (its request line, headers or chunked body).'];
+  }
 }

@@ -6,13 +6,13 @@ export interface RequestContext {
   correlationId: string;
   /** Id of the message being handled, so events it publishes name it as their cause. */
   causationId?: string;
+  /** The user whose access token the request carried, once verified. */
   userId?: string;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();
 
 export const CORRELATION_HEADER = 'x-correlation-id';
-export const USER_HEADER = 'x-user-id';
 
 export function runWithContext<T>(ctx: RequestContext, fn: () => T): T {
   return storage.run(ctx, fn);

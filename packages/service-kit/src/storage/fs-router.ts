@@ -2,6 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError, forbidden, notFound } from '../errors/index.js';
+import { watchBody } from '../http/body-timeouts.js';
 import { FsObjectStorage } from './fs.js';
 import { assertValidKey, decodeKeyPath } from './keys.js';
 import type { Verdict } from './signing.js';
@@ -9,9 +10,16 @@ import { StorageNotFoundError, type ObjectInfo, type ObjectStorage } from './typ
 
 export const DEFAULT_MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
 
+export const DEFAULT_BODY_IDLE_TIMEOUT_MS = 60_000;
+
 export interface FsObjectRouterOptions {
   /** Largest body a presigned PUT may store (default 2 GiB). */
   maxUploadBytes?: number;
+  /**
+   * A PUT whose client sends nothing for this long is cut with a 408 and stores nothing (default 60 s). Uploads may
+   * be large and slow, so there is no limit on their total time, only on silence.
+   */
+  bodyIdleTimeoutMs?: number;
 }
 
 const REFUSALS: Record<Exclude<Verdict, { ok: true }>['reason'], () => AppError> = {
@@ -28,13 +36,14 @@ const REFUSALS: Record<Exclude<Verdict, { ok: true }>['reason'], () => AppError>
 export function createFsObjectRouter(storage: ObjectStorage, opts: FsObjectRouterOptions = {}): Router {
   if (!(storage instanceof FsObjectStorage)) throw new Error(`the /files router serves the fs driver only (got ${storage.driver})`);
   const maxBytes = opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
+  const idleMs = opts.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_TIMEOUT_MS;
   const router = Router();
   router.use(async (req: Request, res: Response) => {
     const key = decodeKeyPath(req.path.slice(1)) ?? '';
     assertValidKey(key);
     const verdict = storage.verify(key, req.query, req.method);
     if (!verdict.ok) throw REFUSALS[verdict.reason]();
-    if (req.method === 'PUT') await putObject(storage, key, verdict.request.contentType, maxBytes, req, res);
+    if (req.method === 'PUT') await putObject(storage, key, verdict.request.contentType, { maxBytes, idleMs }, req, res);
     else await sendObject(storage, key, verdict.request.expires, req, res);
   });
   return router;
@@ -71,10 +80,11 @@ async function putObject(
   storage: FsObjectStorage,
   key: string,
   signedContentType: string | undefined,
-  maxBytes: number,
+  limits: { maxBytes: number; idleMs: number },
   req: Request,
   res: Response,
 ): Promise<void> {
+  const { maxBytes } = limits;
   if (req.body !== undefined) throw new Error('the /files router needs the raw request body; mount it on an app created with parseJson: false');
   const sentType = req.header('content-type');
   if (signedContentType !== undefined && !sameMediaType(signedContentType, sentType)) {
@@ -86,13 +96,18 @@ async function putObject(
   // before the 413 is written.
   const body = new PassThrough();
   req.pipe(body);
+  // A stalled client: the write fails with the 408, which removes its temporary file.
+  const stopClock = watchBody(req, { idleMs: limits.idleMs }, (err) => body.destroy(err));
   let info: ObjectInfo;
   try {
     info = await storage.write(key, body, { contentType: signedContentType ?? sentType, maxBytes });
   } catch (err) {
     req.unpipe(body);
     if (err instanceof AppError && err.status === 413) throw tooLarge(res, maxBytes);
+    if (err instanceof AppError && err.status === 408) res.setHeader('Connection', 'close');
     throw err;
+  } finally {
+    stopClock();
   }
   res.status(200).set('ETag', quoted(info.etag ?? '')).end();
 }

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { constants as fsConstants, createWriteStream } from 'node:fs';
-import { access, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { access, copyFile, link, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -84,6 +84,70 @@ export class FsObjectStorage implements ObjectStorage {
     } catch (err) {
       await rm(tmp, { force: true });
       await rm(`${tmp}.json`, { force: true });
+      throw err;
+    }
+  }
+
+  /**
+   * A hard link to the source's data file, moved into place like a write, with a sidecar of its own. Every write
+   * puts a new file in place (rename) and never changes one, so the copy keeps the bytes it was made from whatever
+   * happens to the source afterwards, and costs no disk space until then.
+   */
+  async copy(from: string, to: string): Promise<void> {
+    assertValidKey(from);
+    assertValidKey(to);
+    if (from === to) {
+      if (!(await this.head(from))) throw new StorageNotFoundError(from);
+      return;
+    }
+    await mkdir(this.tmpDir, { recursive: true });
+    const tmp = join(this.tmpDir, randomUUID());
+    const tmpMeta = `${tmp}.json`;
+    try {
+      await this.linkData(from, tmp);
+      const linked = await stat(tmp);
+      if (!linked.isFile()) throw new StorageNotFoundError(from);
+      const source = await this.readSidecar(from);
+      // The source's sidecar describes these bytes only if the source is still this file and its size agrees
+      // (a write in progress may have replaced the data and not yet its sidecar).
+      const current = await stat(this.dataPath(from)).catch(() => undefined);
+      const describesIt = source !== undefined && source.size === linked.size && current?.ino === linked.ino;
+      const sidecar: Sidecar = {
+        contentType: source?.contentType ?? DEFAULT_CONTENT_TYPE,
+        size: linked.size,
+        etag: describesIt ? source.etag : await md5Of(tmp),
+        lastModified: new Date().toISOString(),
+      };
+      await writeFile(tmpMeta, JSON.stringify(sidecar), { flag: 'wx' });
+      await this.moveInto(tmp, this.dataPath(to), to);
+      await this.moveInto(tmpMeta, this.metaPath(to), to);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      await rm(tmpMeta, { force: true });
+      throw err;
+    }
+  }
+
+  private async linkData(from: string, tmp: string): Promise<void> {
+    try {
+      await link(this.dataPath(from), tmp);
+    } catch (err) {
+      if (isMissing(err)) throw new StorageNotFoundError(from);
+      // A folder, not an object (Linux answers EPERM for a hard link to a directory).
+      if (hasCode(err, 'EPERM') || hasCode(err, 'EISDIR')) {
+        if ((await stat(this.dataPath(from))).isDirectory()) throw new StorageNotFoundError(from);
+      }
+      // The root spread over several file systems: no hard link across them, a real copy instead.
+      if (hasCode(err, 'EXDEV')) return copyFile(this.dataPath(from), tmp);
+      throw err;
+    }
+  }
+
+  private async readSidecar(key: string): Promise<Sidecar | undefined> {
+    try {
+      return JSON.parse(await readFile(this.metaPath(key), 'utf8')) as Sidecar;
+    } catch (err) {
+      if (isMissing(err)) return undefined;
       throw err;
     }
   }
@@ -208,6 +272,17 @@ export class FsObjectStorage implements ObjectStorage {
       throw err;
     }
   }
+}
+
+async function md5Of(path: string): Promise<string> {
+  const hash = createHash('md5');
+  const handle = await open(path, 'r');
+  try {
+    for await (const chunk of handle.createReadStream({ autoClose: false })) hash.update(chunk as Buffer);
+  } finally {
+    await handle.close();
+  }
+  return hash.digest('hex');
 }
 
 function toInfo(key: string, s: Sidecar): ObjectInfo {

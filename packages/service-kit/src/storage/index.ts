@@ -6,7 +6,7 @@ import type { ObjectStorage } from './types.js';
 
 export { FsObjectStorage, type FsStorageOptions } from './fs.js';
 export { S3ObjectStorage, type S3StorageOptions } from './s3.js';
-export { createFsObjectRouter, DEFAULT_MAX_UPLOAD_BYTES, type FsObjectRouterOptions } from './fs-router.js';
+export { createFsObjectRouter, DEFAULT_BODY_IDLE_TIMEOUT_MS, DEFAULT_MAX_UPLOAD_BYTES, type FsObjectRouterOptions } from './fs-router.js';
 export { assertValidKey } from './keys.js';
 
 /** The store the configuration names: `fs` under STORAGE_FS_ROOT (default `<DATA_DIR>/objects`) or `s3`. */

@@ -76,6 +76,23 @@ export class S3ObjectStorage implements ObjectStorage {
     }
   }
 
+  /** CopyObject (one request, up to 5 GiB: the largest single PUT a presigned URL can store); metadata is copied. */
+  async copy(from: string, to: string): Promise<void> {
+    assertValidKey(from);
+    assertValidKey(to);
+    if (from === to) {
+      // S3 refuses to copy an object onto itself unchanged; the object is already its own copy.
+      if (!(await this.head(from))) throw new StorageNotFoundError(from);
+      return;
+    }
+    try {
+      await this.client.copyObject(this.bucket, to, `${this.bucket}/${from}`);
+    } catch (err) {
+      if (isNotFound(err)) throw new StorageNotFoundError(from);
+      throw err;
+    }
+  }
+
   async delete(key: string): Promise<void> {
     assertValidKey(key);
     await this.client.removeObject(this.bucket, key);

@@ -28,6 +28,12 @@ export interface ObjectStorage {
   getBuffer(key: string): Promise<Buffer>;
   /** Object metadata, or null when it does not exist. */
   head(key: string): Promise<ObjectInfo | null>;
+  /**
+   * Copies an object inside the store (no bytes through this process) to `to`, replacing whatever is stored there,
+   * with its bytes and content type. Rejects with StorageNotFoundError when `from` does not exist. The copy is an
+   * object of its own: writing to or deleting `from` afterwards leaves it exactly as it was.
+   */
+  copy(from: string, to: string): Promise<void>;
   /** Deletes an object; deleting a missing object is not an error. */
   delete(key: string): Promise<void>;
   /**

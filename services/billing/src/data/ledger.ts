@@ -1,6 +1,6 @@
 import type { Knex } from '@frametext/service-kit';
 
-export const MOVEMENT_KINDS = ['grant', 'reserve', 'capture', 'release', 'purchase', 'local_use', 'refund'] as const;
+export const MOVEMENT_KINDS = ['grant', 'reserve', 'capture', 'release', 'purchase', 'local_use', 'refund', 'forfeit'] as const;
 export type MovementKind = (typeof MOVEMENT_KINDS)[number];
 
 /** How each kind moves the spendable balance: a capture spends credits a reserve already took out. */
@@ -11,6 +11,8 @@ export const BALANCE_SIGN: Readonly<Record<MovementKind, 1 | 0 | -1>> = {
   reserve: -1,
   local_use: -1,
   refund: -1,
+  /** What a closed (deleted) account held: it can never be spent again. */
+  forfeit: -1,
   capture: 0,
 };
 
@@ -39,6 +41,12 @@ export async function insertMovement(trx: Knex.Transaction, m: Movement): Promis
     checkout_session_id: m.checkoutSessionId ?? null,
   });
   return balanceDelta;
+}
+
+/** The user's local_use movement for a Local engine run, if it was charged. */
+export async function findLocalUse(db: Knex, userId: string, uploadId: string): Promise<{ credits: number } | undefined> {
+  const row = await db('ledger').where({ user_id: userId, upload_id: uploadId, kind: 'local_use' }).first('credits');
+  return row ? { credits: Number(row.credits) } : undefined;
 }
 
 export async function hasMovement(db: Knex, userId: string, kinds: readonly MovementKind[]): Promise<boolean> {

@@ -110,4 +110,55 @@ export const billingMigrations: Migration[] = [
       await db.raw(`create unique index ledger_one_purchase_per_checkout on ledger (checkout_session_id) where kind = 'purchase'`);
     },
   },
+  {
+    // Credits always come back: an upload upload cancelled (getUploadURL gave up, or the person never completed it)
+    // and an upload results deleted release what they hold, each with its own settled_by. A cancel can overtake a
+    // slow reservation, so the cancelled upload ids are kept for a while and a reservation for one is refused.
+    name: '0300_billing_release_cancelled_and_deleted',
+    async up(db) {
+      await db.raw('alter table reservations drop constraint reservations_state');
+      await db.raw(`
+        alter table reservations add constraint reservations_state check (
+          (status in ('held', 'confirmed') and settled_by is null and credits_captured = 0 and credits_released = 0) or
+          (status = 'settled' and settled_by in ('processed', 'failed', 'abandoned', 'cancelled', 'deleted') and credits_captured + credits_released = credits_reserved)
+        )`);
+      await db.schema.createTable('cancelled_uploads', (t) => {
+        t.string('upload_id', 128).primary();
+        t.string('user_id', 128).notNullable();
+        t.string('reason', 32).notNullable();
+        t.timestamp('cancelled_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.index(['cancelled_at']);
+      });
+    },
+  },
+  {
+    // Local engine runs are charged once per user and upload id (the browser picks local- ids, which two users may
+    // share): a local_use movement names its upload, and there is at most one per user and upload.
+    name: '0400_billing_local_use_once',
+    async up(db) {
+      await db.raw(`alter table ledger add constraint ledger_local_use_names_upload check (kind <> 'local_use' or upload_id is not null)`);
+      await db.raw(`create unique index ledger_one_local_use_per_upload on ledger (user_id, upload_id) where kind = 'local_use'`);
+    },
+  },
+  {
+    // Account deletion (user.deleted.v1): the account is closed and its e-mail erased; the ledger stays, so the books
+    // still balance. What it held is forfeited with a `forfeit` movement, and so is whatever is released or credited to
+    // it afterwards (a hold its uploads' events release later), so a closed account's balance stays 0.
+    name: '0500_billing_closed_accounts',
+    async up(db) {
+      await db.schema.alterTable('accounts', (t) => {
+        t.timestamp('closed_at', { useTz: true });
+      });
+      await db.raw('alter table accounts add constraint accounts_closed_hold_no_email check (closed_at is null or email is null)');
+      await db.raw('alter table ledger drop constraint ledger_movement');
+      await db.raw(`
+        alter table ledger add constraint ledger_movement check (
+          credits > 0 and (
+            (kind in ('grant', 'purchase', 'release') and balance_delta = credits) or
+            (kind in ('reserve', 'local_use', 'refund', 'forfeit') and balance_delta = -credits) or
+            (kind = 'capture' and balance_delta = 0)
+          )
+        )`);
+    },
+  },
 ];

@@ -2,8 +2,11 @@ import type { ServerEngine } from '@frametext/contracts';
 import type { Knex } from '@frametext/service-kit';
 
 export type ReservationStatus = 'held' | 'confirmed' | 'settled';
-/** Why a reservation was settled: frames processed (capture + release), upload failed or abandoned (release all). */
-export type SettledBy = 'processed' | 'failed' | 'abandoned';
+/**
+ * Why a reservation was settled: frames processed (capture + release); or, releasing all, the upload failed, its
+ * hold outlived RESERVATION_TTL_HOURS unconfirmed (abandoned), upload cancelled it, or results deleted it.
+ */
+export type SettledBy = 'processed' | 'failed' | 'abandoned' | 'cancelled' | 'deleted';
 
 export interface Reservation {
   uploadId: string;

@@ -1,4 +1,4 @@
-import type { Knex, Logger } from '@frametext/service-kit';
+import type { EngineAvailability, Knex, Logger } from '@frametext/service-kit';
 import type { BillingConfig } from '../config.js';
 import type { PaymentProvider } from '../payments/provider.js';
 
@@ -8,4 +8,6 @@ export interface BillingContext {
   db: Knex;
   logger: Logger;
   payments: PaymentProvider | null;
+  /** Which OCR engines can be chosen now (Cloud AI: whether an ocr-cloud worker consumes its queue). */
+  engines: EngineAvailability;
 }

@@ -9,28 +9,24 @@ import {
   LOCAL_SCAN_INTERVALS,
   MAX_FRAMES,
   RETENTION_DAYS,
-  type Engine,
   type PublicConfig,
 } from '@frametext/contracts';
+import type { EngineStatus } from '@frametext/service-kit';
 import type { BillingConfig } from '../config.js';
 
-export const CLOUD_UNAVAILABLE_REASON = 'Cloud AI is not configured on this server; use Basic.';
-
-function unavailableReason(engine: Engine, config: BillingConfig): string | null {
-  if (engine === 'cloud' && !config.CLOUD_OCR_ENABLED) return CLOUD_UNAVAILABLE_REASON;
-  return null;
-}
-
-/** The settings every page reads before sign-in: one free-credit figure, engines and their rates, limits, packs. */
-export function publicConfig(config: BillingConfig): PublicConfig {
+/**
+ * The settings every page reads before sign-in: one free-credit figure, engines and their rates, limits, packs.
+ * `engines` says which engines can be chosen now and why not (engineAvailability, from the running workers).
+ */
+export function publicConfig(config: BillingConfig, engines: readonly EngineStatus[]): PublicConfig {
   return {
     freeCredits: config.FREE_CREDITS,
     engines: ENGINES.map((engine) => {
-      const reason = unavailableReason(engine, config);
+      const status = engines.find((e) => e.engine === engine);
       return {
         engine,
-        available: reason === null,
-        reason,
+        available: status?.available ?? false,
+        reason: status ? status.reason : 'Not offered on this server.',
         creditsPerFrame: CREDIT_RATES[engine],
         framesPerCredit: Math.round(1 / CREDIT_RATES[engine]),
       };

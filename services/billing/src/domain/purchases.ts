@@ -61,8 +61,13 @@ export async function creditPaidSession(trx: Knex.Transaction, session: Stripe.C
   }
   if (row.status === 'credited') return 'already-credited';
 
-  await move(trx, { userId: row.userId, kind: 'purchase', credits: row.credits, uploadId: null, checkoutSessionId: row.sessionId });
+  const forfeited = await move(trx, { userId: row.userId, kind: 'purchase', credits: row.credits, uploadId: null, checkoutSessionId: row.sessionId });
   await markCredited(trx, row.sessionId, idOf(session.payment_intent));
+  if (forfeited > 0) {
+    // Paid after (or while) the account was deleted: the money came in, the credits can never be used. Refund it.
+    log.error({ sessionId: row.sessionId, userId: row.userId, credits: row.credits }, 'payment for a closed account: its credits are forfeited; refund the payment');
+    return 'credited';
+  }
   log.info({ sessionId: row.sessionId, userId: row.userId, credits: row.credits }, 'purchase credited');
   return 'credited';
 }

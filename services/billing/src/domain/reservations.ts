@@ -1,6 +1,7 @@
 import { affordableFrames, creditCost, type ReserveCreditsRequest, type ReserveCreditsResponse } from '@frametext/contracts';
 import { AppError, conflict, type Knex } from '@frametext/service-kit';
 import { ensureAccount, lockAccount } from '../data/accounts.js';
+import { isCancelledUpload } from '../data/cancelled-uploads.js';
 import { findReservation, insertReservation, type Reservation } from '../data/reservations.js';
 import type { BillingContext } from './context.js';
 import { move } from './movements.js';
@@ -25,7 +26,8 @@ function isUniqueViolation(err: unknown): boolean {
 /**
  * Holds the credits of the frames the user can pay for: all of them when the balance covers the cost,
  * otherwise the first floor(balance / rate) ("only the first X frames will be processed").
- * Idempotent by uploadId: a second call answers the first reservation and moves nothing.
+ * Idempotent by uploadId: a second call answers the first reservation and moves nothing. An upload that upload
+ * has cancelled answers 409 and holds nothing.
  */
 export async function reserveCredits(ctx: BillingContext, req: ReserveCreditsRequest): Promise<ReserveCreditsResponse> {
   try {
@@ -40,7 +42,11 @@ export async function reserveCredits(ctx: BillingContext, req: ReserveCreditsReq
 async function reserveIn(trx: Knex.Transaction, req: ReserveCreditsRequest): Promise<ReserveCreditsResponse> {
   await ensureAccount(trx, req.userId);
   const account = await lockAccount(trx, req.userId);
+  // Its owner deleted it (their token works for a few more seconds): nothing can be held any more.
+  if (account.closedAt) throw new AppError(403, 'billing/account-closed', 'This account has been deleted.');
 
+  // Upload cancelled this upload (its request timed out here, say) before the reservation got in: hold nothing.
+  if (await isCancelledUpload(trx, req.uploadId)) throw conflict('billing/upload-cancelled', 'This upload was cancelled. Please start a new one.');
   const existing = await findReservation(trx, req.uploadId);
   if (existing) {
     if (existing.userId !== req.userId) throw conflict('billing/reservation-conflict', 'This upload id already holds credits for another user.');

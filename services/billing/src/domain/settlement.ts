@@ -1,6 +1,7 @@
-import { creditCost } from '@frametext/contracts';
+import { creditCost, type EventData } from '@frametext/contracts';
 import type { Knex, Logger } from '@frametext/service-kit';
-import { lockAccount } from '../data/accounts.js';
+import { ensureAccount, lockAccount } from '../data/accounts.js';
+import { forgetCancelledUploadsBefore, recordCancelledUpload } from '../data/cancelled-uploads.js';
 import { confirmReservation, findReservation, heldBefore, lockReservation, markSettled, type ReservationStatus, type SettledBy } from '../data/reservations.js';
 import type { BillingContext } from './context.js';
 import { move } from './movements.js';
@@ -46,12 +47,41 @@ export async function confirmUpload(trx: Knex.Transaction, uploadId: string, log
 }
 
 /**
+ * upload.cancelled.v1: the upload will never reach the pipeline, so whatever it holds comes back. The account is
+ * locked before anything else, as a reservation does, so a reservation still on its way (the cancel overtook it)
+ * either committed first and is released here, or comes after and finds the upload cancelled and holds nothing.
+ */
+export async function cancelUpload(trx: Knex.Transaction, data: EventData<'upload.cancelled.v1'>, log: Logger): Promise<SettleResult> {
+  await ensureAccount(trx, data.userId);
+  await lockAccount(trx, data.userId);
+  await recordCancelledUpload(trx, data);
+  const found = await findReservation(trx, data.uploadId);
+  // Upload completes or cancels an upload under one row lock, never both; a confirmed hold here is a bug upstream,
+  // and the person gets their credits back rather than pay for an upload its own service gave up on.
+  if (found?.status === 'confirmed') log.warn({ uploadId: data.uploadId }, 'cancelled upload had been confirmed; releasing its hold');
+  return settleReservation(trx, { uploadId: data.uploadId, settledBy: 'cancelled' });
+}
+
+/**
+ * upload.deleted.v1: the owner (or retention) deleted the upload. What it still holds comes back: deleting an upload
+ * mid-processing gives its credits back, and a processed upload's reservation is already settled, so it moves nothing.
+ */
+export function releaseDeletedUpload(trx: Knex.Transaction, data: EventData<'upload.deleted.v1'>): Promise<SettleResult> {
+  return settleReservation(trx, { uploadId: data.uploadId, settledBy: 'deleted' });
+}
+
+/** How long a cancelled upload id is remembered: far longer than a reservation request can be on its way. */
+export const CANCELLED_UPLOAD_MEMORY_DAYS = 7;
+
+/**
  * Releases every reservation still held (never confirmed by upload.completed.v1) that is older than
- * RESERVATION_TTL_HOURS at `now`: the user abandoned that upload. Each in its own transaction.
+ * RESERVATION_TTL_HOURS at `now`: the user abandoned that upload (upload's own sweep cancels it sooner; this is the
+ * backstop). Each in its own transaction. Also forgets cancelled upload ids older than CANCELLED_UPLOAD_MEMORY_DAYS.
  * Returns the upload ids released.
  */
 export async function releaseAbandonedReservations(ctx: BillingContext, now: Date = new Date()): Promise<string[]> {
   const cutoff = new Date(now.getTime() - ctx.config.RESERVATION_TTL_HOURS * 3_600_000);
+  await forgetCancelledUploadsBefore(ctx.db, new Date(now.getTime() - CANCELLED_UPLOAD_MEMORY_DAYS * 86_400_000));
   const seen = new Set<string>();
   const released: string[] = [];
   for (;;) {

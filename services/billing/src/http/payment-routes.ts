@@ -15,13 +15,13 @@ export function paymentRoutes(ctx: BillingContext): Router {
   const router = Router();
 
   router.post('/create-checkout-session', async (req, res) => {
-    const userId = requireUserId(req);
+    const userId = await requireUserId(req);
     const body: CheckoutResponse = await startCheckout(ctx, userId, parseBody(checkoutRequestSchema, req.body));
     res.set('cache-control', 'no-store').json(body);
   });
 
   router.get('/checkout-sessions/:id', async (req, res) => {
-    const userId = requireUserId(req);
+    const userId = await requireUserId(req);
     const sessionId = parseBody(checkoutSessionIdSchema, req.params.id, 'request/invalid-path');
     const body: CheckoutSession = await checkoutSessionOf(ctx, userId, sessionId);
     res.set('cache-control', 'no-store').json(body);

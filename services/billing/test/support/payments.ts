@@ -18,15 +18,12 @@ export async function deliverEvent(billing: TestBilling, event: Record<string, u
   const signature = opts.signature === undefined ? signatureFor(payload, opts.secret ?? WEBHOOK_SECRET, opts.ageSeconds ?? 0) : opts.signature;
   const body = opts.tamper ? opts.tamper(payload) : payload;
   return billing.send('POST', '/api/stripe/webhook', {
-    body,
+    raw: body,
     headers: { 'content-type': 'application/json; charset=utf-8', ...(signature === null ? {} : { 'stripe-signature': signature }) },
   });
 }
 
-/** A signed-in user's call through the gateway (which sets x-user-id). */
+/** A signed-in user's call, with their own access token (as the gateway forwards it). */
 export function asUser(billing: TestBilling, userId: string, method: string, path: string, body?: unknown) {
-  return billing.send(method, path, {
-    body: body === undefined ? undefined : JSON.stringify(body),
-    headers: { 'content-type': 'application/json', 'x-user-id': userId },
-  });
+  return billing.send(method, path, { user: userId, body });
 }

@@ -21,6 +21,7 @@ export async function enqueueOutcome(trx: Knex.Transaction, upload: EventData<'u
       'ocr.requested.v1',
       {
         uploadId: upload.uploadId,
+        userId: upload.userId,
         frameIndex: frame.frameIndex,
         framesTotal,
         timestampMs: frame.timestampMs,

@@ -39,3 +39,8 @@ export async function countQueuedMail(db: Db): Promise<number> {
   const row = await db('mail_outbox').count<{ count: string }[]>('* as count').first();
   return Number(row?.count ?? 0);
 }
+
+/** Drops the mail still queued for an address (account deletion: the address is erased, and nothing is sent to it). */
+export async function dropMailTo(db: Db, address: string): Promise<number> {
+  return db('mail_outbox').where({ to_address: address }).delete();
+}

@@ -84,4 +84,49 @@ export const identityMigrations: Migration[] = [
       });
     },
   },
+  {
+    name: '0003_revoked_sessions_index',
+    async up(db) {
+      // The revocation feed reads the sessions ended in the last access-token lifetime, every few seconds.
+      await db.raw('create index refresh_sessions_revoked_at on refresh_sessions (revoked_at) where revoked_at is not null');
+    },
+  },
+  {
+    name: '0004_login_attempts',
+    async up(db) {
+      // Failed log-ins per account and address: an address that keeps guessing waits longer and longer, while the
+      // owner, from an address they signed in from before (kept as a hash), is never locked out by someone else.
+      await db.schema.createTable('login_failures', (t) => {
+        t.string('email', 320).notNullable();
+        t.string('address', 64).notNullable();
+        t.integer('failures').notNullable();
+        t.timestamp('last_failure_at', { useTz: true }).notNullable();
+        t.primary(['email', 'address']);
+        t.index(['last_failure_at']);
+      });
+      await db.schema.createTable('known_login_addresses', (t) => {
+        t.uuid('user_id').notNullable().references('uid').inTable('users').onDelete('CASCADE');
+        t.string('address_hash', 64).notNullable();
+        t.timestamp('last_success_at', { useTz: true }).notNullable();
+        t.primary(['user_id', 'address_hash']);
+      });
+    },
+  },
+  {
+    name: '0005_account_deletion',
+    async up(db) {
+      // A deleted account keeps its row, without any personal data, while the revocation feed lists its sessions
+      // (refresh_sessions points at it); the maintenance job removes it, and its sessions with it, after that.
+      // Its e-mail is null, so the address can sign up again at once.
+      await db.schema.alterTable('users', (t) => {
+        t.timestamp('deleted_at', { useTz: true });
+      });
+      await db.raw('alter table users alter column email drop not null');
+      await db.raw(`
+        alter table users add constraint users_deleted_hold_no_personal_data check (
+          case when deleted_at is null then email is not null
+          else email is null and password_hash is null and google_sub is null and last_login_at is null end
+        )`);
+    },
+  },
 ];

@@ -20,3 +20,7 @@ export async function hitCounter(db: Db, bucket: string, windowSeconds: number, 
 export async function pruneCounters(db: Db, olderThan: Date): Promise<number> {
   return db('rate_limit_counters').where('window_start', '<', olderThan).delete();
 }
+
+export async function deleteCounters(db: Db, buckets: readonly string[]): Promise<number> {
+  return db('rate_limit_counters').whereIn('bucket', [...buckets]).delete();
+}

@@ -22,3 +22,8 @@ export async function useUserResetTokens(db: Db, userId: string): Promise<void> 
 export async function pruneResetTokens(db: Db, olderThan: Date): Promise<number> {
   return db('password_reset_tokens').where('expires_at', '<', olderThan).delete();
 }
+
+/** Drops every reset token of the user (account deletion: no link may set a password on it again). */
+export async function deleteUserResetTokens(db: Db, userId: string): Promise<number> {
+  return db('password_reset_tokens').where({ user_id: userId }).delete();
+}

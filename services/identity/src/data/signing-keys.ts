@@ -40,6 +40,16 @@ export async function retireActiveKey(db: Db): Promise<void> {
   await db('signing_keys').whereNull('retired_at').update({ retired_at: db.fn.now() });
 }
 
+/** Keys whose private PEM is stored in clear, locked for the rest of the transaction. */
+export async function clearKeysForUpdate(trx: Knex.Transaction): Promise<SigningKeyRow[]> {
+  const rows = await trx<Row>('signing_keys').where({ encrypted: false }).forUpdate();
+  return rows.map(toKey);
+}
+
+export async function storeEncryptedPrivateKey(trx: Knex.Transaction, kid: string, privatePem: string): Promise<void> {
+  await trx('signing_keys').where({ kid }).update({ private_pem: privatePem, encrypted: true });
+}
+
 export async function insertKey(db: Db, key: { kid: string; publicPem: string; privatePem: string; encrypted: boolean }): Promise<void> {
   await db('signing_keys').insert({ kid: key.kid, public_pem: key.publicPem, private_pem: key.privatePem, encrypted: key.encrypted });
 }

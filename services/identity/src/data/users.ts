@@ -42,9 +42,38 @@ export async function findUserByGoogleSub(db: Db, sub: string): Promise<User | u
   return row && toUser(row);
 }
 
+/** A live account by id; a deleted one reads as missing. (By e-mail or Google subject it cannot match: both are erased.) */
 export async function findUserById(db: Db, uid: string): Promise<User | undefined> {
-  const row = await db<UserRow>('users').where({ uid }).first();
+  const row = await db<UserRow>('users').where({ uid }).whereNull('deleted_at').first();
   return row && toUser(row);
+}
+
+/**
+ * Locks a live account's row until the transaction ends: `update` to delete it, `share` to start a session on it,
+ * so a session is never started on an account deleted meanwhile (the delete waits for the session and revokes it,
+ * or the session finds the account gone). Undefined when the account is deleted.
+ */
+export async function lockLiveUser(trx: Knex.Transaction, uid: string, mode: 'update' | 'share'): Promise<User | undefined> {
+  const query = trx<UserRow>('users').where({ uid }).whereNull('deleted_at').first();
+  const row = (await (mode === 'update' ? query.forUpdate() : query.forShare())) as UserRow | undefined;
+  return row && toUser(row);
+}
+
+/**
+ * Erases an account's personal data and marks it deleted; the row stays as an anonymous tombstone while its sessions
+ * are listed in the revocation feed. Answers the time of deletion.
+ */
+export async function eraseUser(trx: Knex.Transaction, uid: string): Promise<Date> {
+  const [row] = await trx('users')
+    .where({ uid })
+    .update({ email: null, password_hash: null, google_sub: null, last_login_at: null, deleted_at: trx.fn.now() })
+    .returning<{ deleted_at: Date }[]>('deleted_at');
+  return row!.deleted_at;
+}
+
+/** Removes tombstones of accounts deleted before `before`, and their sessions and tokens with them (cascade). */
+export async function pruneDeletedUsers(db: Db, before: Date): Promise<number> {
+  return db('users').where('deleted_at', '<', before).delete();
 }
 
 /** Inserts a user; answers undefined when the e-mail (or Google subject) is already taken. */
@@ -61,7 +90,7 @@ export async function insertUser(db: Db, user: { uid: string; email: string; pas
 /** Records a log-in; answers the previous last_login_at (null on the first log-in). */
 export async function recordLogin(db: Db, uid: string): Promise<Date | null> {
   const result = await db.raw<{ rows: { previous: Date | null }[] }>(
-    `update users u set last_login_at = now() from (select uid, last_login_at as previous from users where uid = ? for update) p
+    `update users u set last_login_at = now() from (select uid, last_login_at as previous from users where uid = ? and deleted_at is null for update) p
      where u.uid = p.uid returning p.previous`,
     [uid],
   );

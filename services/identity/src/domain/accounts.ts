@@ -4,7 +4,7 @@ import { enqueueEvent } from '@frametext/service-kit';
 import type { IdentityContext } from './context.js';
 import { authError } from './errors.js';
 import { assertStrongPassword, burnPasswordCheck, hashPassword, normalizeEmail, verifyPassword } from './passwords.js';
-import { assertLoginAllowed, countLoginFailure } from './rate-limits.js';
+import { assertLoginAllowed, countLoginFailure, countLoginSuccess } from './rate-limits.js';
 import { startSession } from './sessions.js';
 import { findUserByEmail, insertUser, recordLogin, type User } from '../data/users.js';
 
@@ -30,18 +30,20 @@ export async function signUp(ctx: IdentityContext, input: { email: string; passw
 
 /**
  * Unknown address, Google-only account and wrong password all answer auth/invalid-credential after the
- * same argon2 work. A disabled account is revealed only to someone who knows its password.
+ * same argon2 work. A disabled account is revealed only to someone who knows its password. `address` is the
+ * client's IP: failures slow that address down on that account (see rate-limits.ts).
  */
-export async function logIn(ctx: IdentityContext, input: { email: string; password: string }): Promise<AuthSession> {
+export async function logIn(ctx: IdentityContext, input: { email: string; password: string }, address: string): Promise<AuthSession> {
   const email = normalizeEmail(input.email);
-  await assertLoginAllowed(ctx, email);
   const user = await findUserByEmail(ctx.db, email);
+  await assertLoginAllowed(ctx, email, address, user);
   const valid = user?.passwordHash ? await verifyPassword(user.passwordHash, input.password) : (await burnPasswordCheck(input.password), false);
   if (!user || !valid) {
-    await countLoginFailure(ctx, email);
+    await countLoginFailure(ctx, email, address);
     throw authError('auth/invalid-credential');
   }
   if (user.disabled) throw authError('auth/user-disabled');
+  await countLoginSuccess(ctx, user, address);
   return completeLogin(ctx, user);
 }
 

@@ -22,6 +22,8 @@ const messages: Record<AuthErrorCode, [status: number, message: string]> = {
   'auth/oauth-failed': [502, 'Google sign-in failed. Please try again.'],
   'auth/email-not-verified': [403, 'Your Google account e-mail is not verified.'],
   'auth/account-exists-with-different-credential': [409, 'This e-mail is already linked to a different Google account.'],
+  // 401 like the other "sign in again" answers, not 403, which the SPA takes as "signed out" before it can explain.
+  'auth/requires-recent-login': [401, 'For your safety, this needs a recent sign-in. Please sign in again and retry.'],
 };
 
 export function authError(code: AuthErrorCode, message?: string, details?: unknown): AppError {

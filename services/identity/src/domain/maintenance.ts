@@ -1,8 +1,11 @@
 import type { IdentityContext } from './context.js';
+import { pruneLoginAttempts } from '../data/login-attempts.js';
 import { pruneFlows } from '../data/oidc-flows.js';
 import { pruneCounters } from '../data/rate-limits.js';
 import { pruneResetTokens } from '../data/reset-tokens.js';
 import { pruneExpiredRefreshTokens } from '../data/sessions.js';
+import { pruneDeletedUsers } from '../data/users.js';
+import { revocationWindowMs } from './sessions.js';
 
 const DAY_MS = 86_400_000;
 
@@ -12,9 +15,13 @@ export async function runMaintenance(ctx: IdentityContext): Promise<void> {
   const now = Date.now();
   await pruneCounters(ctx.db, new Date(now - DAY_MS));
   await pruneFlows(ctx.db, new Date(now - DAY_MS));
+  // A day after its last failure an address starts afresh; an address unused for 90 days is no longer known.
+  await pruneLoginAttempts(ctx.db, new Date(now - DAY_MS), new Date(now - 90 * DAY_MS));
   await pruneResetTokens(ctx.db, new Date(now - 7 * DAY_MS));
   // Kept a week past expiry so a late replay of a spent token is still seen as reuse.
   await pruneExpiredRefreshTokens(ctx.db, new Date(now - 7 * DAY_MS));
+  // A deleted account's tombstone (and its sessions) goes once the revocation feed no longer lists those sessions.
+  await pruneDeletedUsers(ctx.db, new Date(now - revocationWindowMs(ctx.config)));
 }
 
 /** Use case: make a new signing key active now (operators; tests). Tokens signed before stay valid until they expire. */

@@ -2,7 +2,7 @@ import { createPrivateKey, createPublicKey, generateKeyPair, randomBytes, type K
 import { promisify } from 'node:util';
 import type { JwksResponse } from '@frametext/contracts';
 import type { Knex, Logger } from '@frametext/service-kit';
-import { dbNow, findActiveKey, findPublishedKeys, insertKey, lockSigningKeys, retireActiveKey, type SigningKeyRow } from '../data/signing-keys.js';
+import { clearKeysForUpdate, dbNow, findActiveKey, findPublishedKeys, insertKey, lockSigningKeys, retireActiveKey, storeEncryptedPrivateKey, type SigningKeyRow } from '../data/signing-keys.js';
 
 const generateKeyPairAsync = promisify(generateKeyPair);
 
@@ -36,6 +36,22 @@ export class SigningKeys {
   /** Creates the first key, or a new one when the active key is older than the rotation period. Safe to call from every replica at once. */
   async ensureFresh(): Promise<string | undefined> {
     return this.createKey((active, now) => !active || now.getTime() - active.createdAt.getTime() >= this.opts.rotationDays * 86_400_000);
+  }
+
+  /** With a passphrase, encrypts every private key an earlier run stored in clear; answers how many. */
+  async encryptStoredKeys(): Promise<number> {
+    const passphrase = this.opts.passphrase;
+    if (!passphrase) return 0;
+    return this.opts.db.transaction(async (trx) => {
+      await lockSigningKeys(trx);
+      const clear = await clearKeysForUpdate(trx);
+      for (const key of clear) {
+        const sealed = createPrivateKey(key.privatePem).export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase });
+        await storeEncryptedPrivateKey(trx, key.kid, String(sealed));
+      }
+      if (clear.length > 0) this.opts.logger.info({ keys: clear.map((k) => k.kid) }, 'signing keys stored in clear are now encrypted');
+      return clear.length;
+    });
   }
 
   /** Makes a new active key now; the previous one keeps verifying until its tokens expire. */

@@ -1,6 +1,8 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import { AppError, parseBody } from '@frametext/service-kit';
+import { AppError, parseBody, requireWorkload } from '@frametext/service-kit';
 import {
+  deleteAccountProofRequestSchema,
+  deleteAccountRequestSchema,
   loginRequestSchema,
   logoutRequestSchema,
   passwordResetConfirmRequestSchema,
@@ -8,15 +10,18 @@ import {
   refreshRequestSchema,
   signupRequestSchema,
   type AuthErrorCode,
+  type DeleteAccountProofResponse,
   type ProvidersResponse,
+  type RevocationsResponse,
 } from '@frametext/contracts';
 import type { IdentityContext } from '../domain/context.js';
+import { deleteAccount, deletionProof } from '../domain/account-deletion.js';
 import { logIn, signUp } from '../domain/accounts.js';
 import { authError } from '../domain/errors.js';
 import { finishGoogleSignIn, startGoogleSignIn } from '../domain/google.js';
 import { confirmPasswordReset, requestPasswordReset } from '../domain/password-reset.js';
 import { countIpRequest } from '../domain/rate-limits.js';
-import { endSession, refreshSession } from '../domain/sessions.js';
+import { endSession, endedSessions, refreshSession } from '../domain/sessions.js';
 
 type Fields = Record<string, unknown>;
 
@@ -74,7 +79,7 @@ export function authRoutes(ctx: IdentityContext): Router {
   router.post('/login', limitByIp, async (req, res) => {
     const body = bodyOf(req);
     requireFields(body, [['email', 'auth/missing-email'], ['password', 'auth/missing-password']]);
-    res.json(await logIn(ctx, parseBody(loginRequestSchema, body)));
+    res.json(await logIn(ctx, parseBody(loginRequestSchema, body), req.ip ?? 'unknown'));
   });
 
   router.post('/refresh', limitByIp, async (req, res) => {
@@ -88,6 +93,20 @@ export function authRoutes(ctx: IdentityContext): Router {
     requireFields(body, [['refreshToken', 'auth/missing-refresh-token']]);
     await endSession(ctx, parseBody(logoutRequestSchema, body).refreshToken);
     res.status(204).end();
+  });
+
+  router.post('/delete-account', limitByIp, async (req, res) => {
+    const body = bodyOf(req);
+    requireFields(body, [['refreshToken', 'auth/missing-refresh-token']]);
+    await deleteAccount(ctx, parseBody(deleteAccountRequestSchema, body), req.ip ?? 'unknown');
+    res.status(204).end();
+  });
+
+  router.post('/delete-account/proof', limitByIp, async (req, res) => {
+    const body = bodyOf(req);
+    requireFields(body, [['refreshToken', 'auth/missing-refresh-token']]);
+    const answer: DeleteAccountProofResponse = await deletionProof(ctx, parseBody(deleteAccountProofRequestSchema, body).refreshToken);
+    res.json(answer);
   });
 
   router.post('/password-reset', limitByIp, async (req, res) => {
@@ -112,6 +131,19 @@ export function authRoutes(ctx: IdentityContext): Router {
     const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
     const target = await finishGoogleSignIn(ctx, { code: text(req.query.code), state: text(req.query.state), error: text(req.query.error) });
     res.set('cache-control', 'no-store').redirect(302, target);
+  });
+
+  return router;
+}
+
+/** Routes for the other services only (a workload token for `identity`); the gateway has no route to them. */
+export function internalRoutes(ctx: IdentityContext): Router {
+  const router = Router();
+
+  router.get('/revocations', async (req, res) => {
+    requireWorkload(req, 'identity');
+    const body: RevocationsResponse = { sessions: await endedSessions(ctx) };
+    res.set('cache-control', 'no-store').json(body);
   });
 
   return router;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { configSchema, tesseractEnv } from '../config.js';
-import { Limiter } from '../domain/limiter.js';
+import { Limiter } from '@frametext/service-kit';
 import { recognizeFrame, type Pass } from '../domain/recognize.js';
 import { runTesseract } from '../domain/tesseract.js';
 import { parseTsv } from '../domain/tsv.js';

@@ -1,6 +1,6 @@
 import type { Detection, MediaContent, Word } from '@frametext/contracts';
-import { splitAtWideGaps } from '@frametext/text-analysis';
-import { boxArea, boxVertices, containment, iou, isAbsurdBox, unionBox, type Box } from './geometry.js';
+import { mergeRuns, readableRuns, runCandidate, wantsMaskPass as sharedWantsMaskPass } from '@frametext/text-analysis';
+import { boxArea, boxVertices, unionBox } from './geometry.js';
 import { prepareFrame } from './preprocess.js';
 import { parseTsv, type TsvLine, type TsvWord } from './tsv.js';
 import type { WhiteMaskMode } from '../config.js';
@@ -26,18 +26,9 @@ export interface FrameText {
   whiteShare: number;
 }
 
-/**
- * In `auto`, the mask pass runs when near-white pixels cover a small share of the frame: enough for text, too
- * little to be a white page (dark text on a light slide is the bare pass's job, and its mask would be a black page).
- */
-export const MASK_MIN_WHITE_SHARE = 0.0002;
-export const MASK_MAX_WHITE_SHARE = 0.5;
-
+/** When the mask pass runs (`auto`: a little near-white over a picture): text-analysis's rule, shared with the Local engine. */
 export function wantsMaskPass(mode: WhiteMaskMode, whiteShare: number, mediaContent: MediaContent | undefined): boolean {
-  if (mode === 'never') return false;
-  if (mode === 'always') return true;
-  if (whiteShare < MASK_MIN_WHITE_SHARE) return false;
-  return mediaContent === 'captions' || whiteShare <= MASK_MAX_WHITE_SHARE;
+  return sharedWantsMaskPass(mode, whiteShare, mediaContent);
 }
 
 interface Candidate {
@@ -45,51 +36,26 @@ interface Candidate {
   confidence: number;
 }
 
-function mean(values: number[]): number {
-  return values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
-}
+const boxRect = (w: TsvWord) => ({ x: w.box.left, y: w.box.top, w: w.box.width, h: w.box.height });
 
 /**
  * Keeps the words worth showing (some text, a plausible box, a confidence above the floor) and cuts the line at
  * wide gaps (a dashboard's label and its value far to the right): one candidate per run of words, so a value keeps
- * the same box on every frame whether or not Tesseract joined it to its label, and tracking can follow it.
+ * the same box on every frame whether or not Tesseract joined it to its label, and tracking can follow it. The
+ * rules are text-analysis's readableRuns, which the Local engine in the browser applies too.
  */
 function cleanLine(line: TsvLine, width: number, height: number, minConfidence: number): Candidate[] {
-  const words = line.words
-    .map((w) => ({ ...w, text: w.text.trim() }))
-    .filter((w) => w.text.length > 0 && w.confidence >= minConfidence && !isAbsurdBox(w.box, width, height));
-  return splitAtWideGaps(words, (w) => ({ x: w.box.left, y: w.box.top, w: w.box.width, h: w.box.height })).map((run) => ({
-    words: run,
-    confidence: mean(run.map((w) => w.confidence)),
-  }));
-}
-
-/** The same word read by both passes: boxes that mostly coincide, or one inside the other. */
-function sameSpot(a: Box, b: Box): boolean {
-  return iou(a, b) >= 0.4 || containment(a, b) >= 0.7;
+  return readableRuns(line.words, boxRect, { minConfidence, imageWidth: width, imageHeight: height }).map(runCandidate);
 }
 
 /**
- * Merges the passes' lines. Lines are taken by confidence, best first; a word another kept line already holds
- * at the same spot is dropped, and a line left without words is dropped. So a caption read by both passes
- * appears once, with the better reading, and nothing only one pass saw is lost.
+ * Merges the passes' lines (text-analysis's mergeRuns, shared with the Local engine): lines by confidence, best
+ * first; a word another kept line already holds at the same spot is dropped, and a line left without words is
+ * dropped. So a caption read by both passes appears once, with the better reading, and nothing only one pass saw is
+ * lost. Reading order: top to bottom, then left to right.
  */
 export function mergeLines(candidates: Candidate[]): Candidate[] {
-  const kept: Candidate[] = [];
-  const keptWords: Box[] = [];
-  for (const c of [...candidates].sort((a, b) => b.confidence - a.confidence)) {
-    const fresh = c.words.filter((w) => !keptWords.some((k) => sameSpot(k, w.box)));
-    if (fresh.length === 0) continue;
-    const line = fresh.length === c.words.length ? c : { words: fresh, confidence: mean(fresh.map((w) => w.confidence)) };
-    kept.push(line);
-    keptWords.push(...fresh.map((w) => w.box));
-  }
-  // Reading order: top to bottom, then left to right.
-  return kept.sort((a, b) => {
-    const ba = unionBox(a.words.map((w) => w.box));
-    const bb = unionBox(b.words.map((w) => w.box));
-    return Math.abs(ba.top - bb.top) > Math.min(ba.height, bb.height) / 2 ? ba.top - bb.top : ba.left - bb.left;
-  });
+  return mergeRuns(candidates, boxRect);
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;

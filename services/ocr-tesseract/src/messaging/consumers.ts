@@ -10,7 +10,7 @@ export function ocrConsumers(deps: OcrFrameDeps, maxAttempts: number): Consumer[
       async (event, ctx) => {
         const result = await ocrFrame(event.data, ctx.attempt, deps, maxAttempts);
         if (result.failureReason) ctx.log.warn({ uploadId: result.uploadId, frameIndex: result.frameIndex, reason: result.failureReason }, 'frame completed without text');
-        else ctx.log.debug({ uploadId: result.uploadId, frameIndex: result.frameIndex, lines: result.detections.length, durationMs: result.durationMs }, 'frame read');
+        else ctx.log.info({ uploadId: result.uploadId, frameIndex: result.frameIndex, lines: result.detections.length, durationMs: result.durationMs }, 'frame read');
         await enqueueEvent(ctx.trx, 'ocr.completed.v1', result);
       },
       OCR_REQUESTED_BINDINGS.server,

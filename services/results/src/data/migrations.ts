@@ -59,4 +59,38 @@ export const resultsMigrations: Migration[] = [
       });
     },
   },
+  {
+    // Credits always come back. last_progress_at: when the upload last moved (completed, frames extracted, a new
+    // OCR frame), read by the watchdog; existing rows start their clock now. purges: uploads whose files are being
+    // removed, deleted ones (the row doubles as their tombstone: late events for them are ignored) and failed ones
+    // (their row stays, with its reason). Each folder is emptied when due, then again every PURGE_REPEAT_MINUTES
+    // while the purge is younger than PURGE_WINDOW_HOURS (frames written late by a worker still running), and then
+    // the purge row is dropped.
+    name: '0002_results_tombstones_purges_watchdog',
+    async up(db) {
+      await db.schema.alterTable('uploads', (t) => {
+        t.timestamp('last_progress_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+      await db.raw(`create index uploads_in_progress on uploads (last_progress_at) where status in ('uploaded', 'processing')`);
+      await db.schema.createTable('purges', (t) => {
+        t.string('upload_id', 128).primary();
+        t.string('kind', 16).notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('next_purge_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.index(['next_purge_at']);
+      });
+      await db.raw(`alter table purges add constraint purges_kind check (kind in ('deleted', 'failed'))`);
+    },
+  },
+  {
+    // People who deleted their account (user.deleted.v1): an upload of theirs that reaches results afterwards (it
+    // was completed a moment before the deletion) is deleted on arrival instead of being listed for nobody.
+    name: '0003_results_deleted_users',
+    async up(db) {
+      await db.schema.createTable('deleted_users', (t) => {
+        t.string('user_id', 128).primary();
+        t.timestamp('deleted_at', { useTz: true }).notNullable();
+      });
+    },
+  },
 ];

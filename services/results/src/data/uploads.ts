@@ -24,6 +24,8 @@ export interface UploadRow {
   created_at: Date;
   uploaded_at: Date | null;
   processed_at: Date | null;
+  /** When the upload last moved: completed, frames extracted, a new frame read (the watchdog's clock). */
+  last_progress_at: Date;
 }
 
 export interface FrameRow {
@@ -70,10 +72,11 @@ export async function upsertCompletedUpload(trx: Knex.Transaction, data: EventDa
     created_at: data.createdAt,
   };
   await trx('uploads')
-    .insert({ id: data.uploadId, ...metadata, duration_seconds: data.durationSeconds, status: 'uploaded', uploaded_at: trx.fn.now() })
+    .insert({ id: data.uploadId, ...metadata, duration_seconds: data.durationSeconds, status: 'uploaded', uploaded_at: trx.fn.now(), last_progress_at: trx.fn.now() })
     .onConflict('id')
     .merge({
       ...metadata,
+      last_progress_at: trx.fn.now(),
       // ffprobe's length (from frames.extracted) wins over the client's.
       duration_seconds: trx.raw('coalesce(uploads.duration_seconds, excluded.duration_seconds)'),
       uploaded_at: trx.raw('coalesce(uploads.uploaded_at, excluded.uploaded_at)'),
@@ -83,10 +86,11 @@ export async function upsertCompletedUpload(trx: Knex.Transaction, data: EventDa
 /** Records the frames of frames.extracted.v1 and moves the upload to processing (unless it is already further). */
 export async function upsertExtractedFrames(trx: Knex.Transaction, data: EventData<'frames.extracted.v1'>): Promise<void> {
   await trx('uploads')
-    .insert({ id: data.uploadId, status: 'processing', frames_total: data.framesTotal, duration_seconds: data.durationSeconds })
+    .insert({ id: data.uploadId, status: 'processing', frames_total: data.framesTotal, duration_seconds: data.durationSeconds, last_progress_at: trx.fn.now() })
     .onConflict('id')
     .merge({
       frames_total: data.framesTotal,
+      last_progress_at: trx.fn.now(),
       duration_seconds: trx.raw('coalesce(excluded.duration_seconds, uploads.duration_seconds)'),
       status: trx.raw(`case when uploads.status in ('uploading', 'uploaded') then 'processing' else uploads.status end`),
     });
@@ -104,8 +108,13 @@ export async function upsertExtractedFrames(trx: Knex.Transaction, data: EventDa
     .merge(['timestamp_ms', 'object_key', 'thumbnail_key']);
 }
 
-/** Stores one frame's OCR outcome; storing the same frame again replaces it, so a frame is counted once. */
+/**
+ * Stores one frame's OCR outcome; storing the same frame again replaces it, so a frame is counted once. A frame
+ * read for the first time is progress (the watchdog's clock restarts); a second copy is not.
+ */
 export async function upsertFrameOcr(trx: Knex.Transaction, data: EventData<'ocr.completed.v1'>): Promise<void> {
+  const earlier = await trx('frames').where({ upload_id: data.uploadId, frame_index: data.frameIndex }).first<{ ocr_done_at: Date | null } | undefined>('ocr_done_at');
+  if (!earlier?.ocr_done_at) await trx('uploads').where({ id: data.uploadId }).update({ last_progress_at: trx.fn.now() });
   await trx('frames')
     .insert({
       upload_id: data.uploadId,
@@ -133,10 +142,13 @@ export async function upsertFailedUpload(trx: Knex.Transaction, data: EventData<
     });
 }
 
-/** Makes sure the row exists and locks it: handlers of one upload then run one after the other. */
-export async function lockUpload(trx: Knex.Transaction, uploadId: string): Promise<UploadRow> {
+/**
+ * Makes sure the row exists and locks it: handlers of one upload then run one after the other. Undefined when a
+ * delete removed the row while this waited for it.
+ */
+export async function lockUpload(trx: Knex.Transaction, uploadId: string): Promise<UploadRow | undefined> {
   await trx('uploads').insert({ id: uploadId }).onConflict('id').ignore();
-  return (await trx<UploadRow>('uploads').where({ id: uploadId }).forUpdate().first())!;
+  return trx<UploadRow>('uploads').where({ id: uploadId }).forUpdate().first();
 }
 
 export function isFinal(status: UploadStatus): boolean {
@@ -171,7 +183,7 @@ export async function markProcessed(trx: Knex.Transaction, uploadId: string): Pr
   await trx('uploads').where({ id: uploadId }).update({ status: 'processed', processed_at: trx.fn.now(), failure_reason: null });
 }
 
-export async function findUpload(db: Knex, uploadId: string): Promise<UploadRow | undefined> {
+export async function findUpload(db: Knex | Knex.Transaction, uploadId: string): Promise<UploadRow | undefined> {
   return db<UploadRow>('uploads').where({ id: uploadId }).first();
 }
 
@@ -196,18 +208,55 @@ export async function listUploadsOf(db: Knex, userId: string): Promise<UploadLis
     ]);
 }
 
-/** Which of `ids` belong to `userId`. */
-export async function ownedIds(db: Knex, userId: string, ids: readonly string[]): Promise<string[]> {
-  const rows = await db('uploads').where({ user_id: userId }).whereIn('id', [...new Set(ids)]).select('id');
-  return rows.map((r: { id: string }) => r.id);
+/** An upload's id and owner (null while upload.completed.v1 has not arrived). */
+export interface UploadOwner {
+  id: string;
+  user_id: string | null;
 }
 
-/** Ids of uploads created before `cutoff`, oldest first, except `keep`. */
-export async function idsCreatedBefore(db: Knex, cutoff: Date, keep: readonly string[], limit: number): Promise<string[]> {
-  const rows = await db('uploads').where('created_at', '<', cutoff).whereNotIn('id', [...keep]).orderBy('created_at').limit(limit).select('id');
-  return rows.map((r: { id: string }) => r.id);
+/** Locks the caller's uploads among `ids` (others' and unknown ids are left out). */
+export async function lockOwnedUploads(trx: Knex.Transaction, userId: string, ids: readonly string[]): Promise<UploadOwner[]> {
+  return trx('uploads').where({ user_id: userId }).whereIn('id', [...new Set(ids)]).orderBy('id').forUpdate().select('id', 'user_id');
 }
 
-export async function deleteUploadRow(db: Knex, uploadId: string): Promise<void> {
+/** Locks every upload of a user (account deletion). */
+export async function lockUploadsOf(trx: Knex.Transaction, userId: string): Promise<UploadOwner[]> {
+  return trx('uploads').where({ user_id: userId }).orderBy('id').forUpdate().select('id', 'user_id');
+}
+
+/** Locks up to `limit` uploads created before `cutoff`, oldest first, except `keep`; skips rows another transaction holds. */
+export async function lockCreatedBefore(trx: Knex.Transaction, cutoff: Date, keep: readonly string[], limit: number): Promise<UploadOwner[]> {
+  return trx('uploads').where('created_at', '<', cutoff).whereNotIn('id', [...keep]).orderBy('created_at').limit(limit).forUpdate().skipLocked().select('id', 'user_id');
+}
+
+/** Deletes the upload's row; its frames and results go with it (foreign keys cascade). */
+export async function deleteUploadRow(db: Knex | Knex.Transaction, uploadId: string): Promise<void> {
   await db('uploads').where({ id: uploadId }).del();
+}
+
+export interface StalledUpload extends UploadOwner {
+  user_id: string;
+  status: UploadStatus;
+  frames_total: number | null;
+}
+
+/**
+ * Locks up to `limit` uploads still on their way (uploaded or processing) with an owner that have not moved since
+ * before `before`; skips rows a handler holds (an event being applied is progress).
+ */
+export async function lockStalled(trx: Knex.Transaction, before: Date, limit: number): Promise<StalledUpload[]> {
+  return trx('uploads')
+    .whereIn('status', ['uploaded', 'processing'])
+    .whereNotNull('user_id')
+    .where('last_progress_at', '<', before)
+    .orderBy('last_progress_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .select('id', 'user_id', 'status', 'frames_total');
+}
+
+/** Marks an upload failed with a reason a person can read. */
+export async function markFailed(trx: Knex.Transaction, uploadId: string, reason: string): Promise<void> {
+  await trx('uploads').where({ id: uploadId }).update({ status: 'failed', failure_reason: reason });
 }

@@ -1,7 +1,11 @@
 import type { EventData } from '@frametext/contracts';
-import { enqueueEvent, type Knex, type Logger } from '@frametext/service-kit';
+import { enqueueEvent, type HandlerContext } from '@frametext/service-kit';
+import { isDeletedUser } from '../data/deleted-users.js';
+import { isDeleted, purgeFailed } from '../data/purges.js';
 import {
   countDoneFrames,
+  deleteUploadRow,
+  findUpload,
   framesOf,
   isFinal,
   lockUpload,
@@ -11,52 +15,82 @@ import {
   upsertExtractedFrames,
   upsertFailedUpload,
   upsertFrameOcr,
+  type UploadRow,
 } from '../data/uploads.js';
 import { presentationKey, type ResultsContext } from './context.js';
+import { deleteOnArrival } from './deletion.js';
 import { buildUploadResults, presentationText } from './frame-text.js';
 
 /*
  * The pipeline's last step. Each use case runs inside the consumer's transaction (the inbox row is written in
  * it too), first locks the upload's row so that the events of one upload are applied one after the other, and
  * ends by trying to finish the upload: events come in any order, so whichever brings the last missing piece
- * finishes it.
+ * finishes it. Events of a deleted upload change nothing (its tombstone says so).
  */
 
-export interface HandlerScope {
-  trx: Knex.Transaction;
-  log: Logger;
+/** What a use case needs from the consumer's handler: its transaction, its logger, and work to do after the commit. */
+export type HandlerScope = Pick<HandlerContext, 'trx' | 'log' | 'afterCommit'>;
+
+/**
+ * Locks the upload's row for this event, or answers undefined when the upload was deleted: its late events must not
+ * bring it back. The row is locked (created when missing) before the tombstone is read, so a delete that committed
+ * while this waited is seen; the empty row this event may have made for a deleted upload goes again.
+ */
+async function lockLiveUpload({ trx, log }: Pick<HandlerScope, 'trx' | 'log'>, uploadId: string, event: string): Promise<UploadRow | undefined> {
+  const upload = await lockUpload(trx, uploadId);
+  if (await isDeleted(trx, uploadId)) {
+    await deleteUploadRow(trx, uploadId);
+    log.info({ uploadId, event }, 'event for a deleted upload; ignored');
+    return undefined;
+  }
+  // Deleted rows always leave a tombstone, so a row gone while locked is a surprise: the bus retries the event.
+  if (!upload) throw new Error(`upload ${uploadId} disappeared while its event was applied`);
+  return upload;
 }
 
-export async function uploadCompleted(ctx: ResultsContext, { trx, log }: HandlerScope, data: EventData<'upload.completed.v1'>): Promise<void> {
-  await lockUpload(trx, data.uploadId);
-  await upsertCompletedUpload(trx, data);
-  await finishIfComplete(ctx, { trx, log }, data.uploadId);
+export async function uploadCompleted(ctx: ResultsContext, scope: HandlerScope, data: EventData<'upload.completed.v1'>): Promise<void> {
+  if (!(await lockLiveUpload(scope, data.uploadId, 'upload.completed.v1'))) return;
+  if (await isDeletedUser(scope.trx, data.userId)) {
+    await deleteOnArrival(ctx, scope, { id: data.uploadId, user_id: data.userId });
+    return;
+  }
+  await upsertCompletedUpload(scope.trx, data);
+  await finishIfComplete(ctx, scope, data.uploadId);
 }
 
-export async function framesExtracted(ctx: ResultsContext, { trx, log }: HandlerScope, data: EventData<'frames.extracted.v1'>): Promise<void> {
-  const upload = await lockUpload(trx, data.uploadId);
+export async function framesExtracted(ctx: ResultsContext, scope: HandlerScope, data: EventData<'frames.extracted.v1'>): Promise<void> {
+  const { trx, log } = scope;
+  const upload = await lockLiveUpload(scope, data.uploadId, 'frames.extracted.v1');
+  if (!upload) return;
   if (isFinal(upload.status)) {
     log.warn({ uploadId: data.uploadId, status: upload.status }, 'frames extracted for an upload that is already finished; ignored');
     return;
   }
   await upsertExtractedFrames(trx, data);
-  await finishIfComplete(ctx, { trx, log }, data.uploadId);
+  await finishIfComplete(ctx, scope, data.uploadId);
 }
 
-export async function ocrCompleted(ctx: ResultsContext, { trx, log }: HandlerScope, data: EventData<'ocr.completed.v1'>): Promise<void> {
-  const upload = await lockUpload(trx, data.uploadId);
+export async function ocrCompleted(ctx: ResultsContext, scope: HandlerScope, data: EventData<'ocr.completed.v1'>): Promise<void> {
+  const { trx, log } = scope;
+  const upload = await lockLiveUpload(scope, data.uploadId, 'ocr.completed.v1');
+  if (!upload) return;
   if (isFinal(upload.status)) {
     // A redelivery after the upload finished, or a frame of a failed upload: the stored results stay as they are.
     log.info({ uploadId: data.uploadId, frameIndex: data.frameIndex, status: upload.status }, 'OCR result for a finished upload; ignored');
     return;
   }
   await upsertFrameOcr(trx, data);
-  await finishIfComplete(ctx, { trx, log }, data.uploadId);
+  await finishIfComplete(ctx, scope, data.uploadId);
 }
 
-export async function uploadFailed(_ctx: ResultsContext, { trx }: HandlerScope, data: EventData<'upload.failed.v1'>): Promise<void> {
-  await lockUpload(trx, data.uploadId);
-  await upsertFailedUpload(trx, data);
+/**
+ * Marks the upload failed with its reason (a processed upload stays processed) and has its stored files removed
+ * promptly by the purge job: a failed upload keeps its row and reason, not its files.
+ */
+export async function uploadFailed(_ctx: ResultsContext, scope: HandlerScope, data: EventData<'upload.failed.v1'>): Promise<void> {
+  if (!(await lockLiveUpload(scope, data.uploadId, 'upload.failed.v1'))) return;
+  await upsertFailedUpload(scope.trx, data);
+  if ((await findUpload(scope.trx, data.uploadId))?.status === 'failed') await purgeFailed(scope.trx, data.uploadId);
 }
 
 /**
@@ -64,8 +98,8 @@ export async function uploadFailed(_ctx: ResultsContext, { trx }: HandlerScope, 
  * (and the presentation text file), sets processed and enqueues upload.processed.v1, all in the caller's
  * transaction with the row locked, so it happens once however the events interleave.
  */
-async function finishIfComplete(ctx: ResultsContext, { trx, log }: HandlerScope, uploadId: string): Promise<boolean> {
-  const upload = (await trx('uploads').where({ id: uploadId }).first()) as Awaited<ReturnType<typeof lockUpload>>;
+async function finishIfComplete(ctx: ResultsContext, { trx, log }: Pick<HandlerScope, 'trx' | 'log'>, uploadId: string): Promise<boolean> {
+  const upload = (await findUpload(trx, uploadId))!;
   if (isFinal(upload.status)) return false;
   if (upload.frames_total == null || upload.user_id == null || upload.engine == null || upload.media_content == null) return false;
   const done = await countDoneFrames(trx, uploadId, upload.frames_total);

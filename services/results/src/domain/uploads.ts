@@ -1,7 +1,6 @@
 import {
   DEMO_UPLOAD_ID,
   type Detection,
-  type DeleteUploadsResponse,
   type GetUploadsResponse,
   type Line,
   type MaxValues,
@@ -12,17 +11,7 @@ import {
   type UploadStatusResponse,
 } from '@frametext/contracts';
 import { conflict, notFound } from '@frametext/service-kit';
-import {
-  countDoneFrames,
-  deleteUploadRow,
-  findResults,
-  findUpload,
-  framesOf,
-  idsCreatedBefore,
-  listUploadsOf,
-  ownedIds,
-  type UploadRow,
-} from '../data/uploads.js';
+import { countDoneFrames, findResults, findUpload, framesOf, listUploadsOf, type UploadRow } from '../data/uploads.js';
 import { uploadFolder, type ResultsContext } from './context.js';
 
 /** Who asks: a signed-in user, or anyone for the public demo. */
@@ -60,7 +49,8 @@ export async function listUploads(ctx: ResultsContext, userId: string): Promise<
   const rows = await listUploadsOf(ctx.db, userId);
   const uploads = await Promise.all(
     rows.map(async (row) => {
-      const imageKey = row.first_thumbnail_key ?? row.first_object_key;
+      // A failed upload's files are removed: no thumbnail to show, the card shows its placeholder.
+      const imageKey = row.status === 'failed' ? null : (row.first_thumbnail_key ?? row.first_object_key);
       return {
         id: row.id,
         uploadName: row.upload_name ?? '',
@@ -149,36 +139,4 @@ export async function uploadDetails(ctx: ResultsContext, viewer: Viewer, uploadI
 export async function uploadDetailsOld(ctx: ResultsContext, viewer: Viewer, uploadId: string): Promise<UploadDetailsOldResponse> {
   const d = await details(ctx, viewer, uploadId);
   return { uploadData: d.uploadData, results: { results: d.results, maxValues: d.maxValues, resultsUrl: d.resultsUrl }, urls: d.urls };
-}
-
-/** Removes every stored object, then the rows, of one upload (objects first, so a crash leaves the row to retry with). */
-async function removeUpload(ctx: ResultsContext, uploadId: string): Promise<void> {
-  await ctx.storage.deletePrefix(uploadFolder(uploadId));
-  await deleteUploadRow(ctx.db, uploadId);
-}
-
-/** Deletes the caller's uploads among `ids`; ids of others and unknown ids are skipped (and not listed). */
-export async function deleteUploads(ctx: ResultsContext, userId: string, ids: readonly string[]): Promise<DeleteUploadsResponse> {
-  const mine = await ownedIds(ctx.db, userId, ids);
-  for (const id of mine) await removeUpload(ctx, id);
-  if (mine.length > 0) ctx.logger.info({ userId, uploads: mine }, 'uploads deleted');
-  return { data: { deleted: mine } };
-}
-
-const RETENTION_BATCH = 100;
-
-/** Deletes uploads (rows and objects) created more than RETENTION_DAYS before `now`; the demo stays. */
-export async function runRetention(ctx: ResultsContext, now: Date = new Date()): Promise<string[]> {
-  const cutoff = new Date(now.getTime() - ctx.config.RETENTION_DAYS * 86_400_000);
-  const removed: string[] = [];
-  for (;;) {
-    const ids = await idsCreatedBefore(ctx.db, cutoff, [DEMO_UPLOAD_ID], RETENTION_BATCH);
-    for (const id of ids) {
-      await removeUpload(ctx, id);
-      removed.push(id);
-    }
-    if (ids.length < RETENTION_BATCH) break;
-  }
-  if (removed.length > 0) ctx.logger.info({ count: removed.length, cutoff: cutoff.toISOString() }, 'retention: old uploads deleted');
-  return removed;
 }

@@ -35,4 +35,50 @@ export const uploadMigrations: Migration[] = [
       await db.raw(`create index uploads_uploading on uploads (created_at) where status = 'uploading'`);
     },
   },
+  {
+    // getUploadURL stores the row (status `reserving`, frames_allowed and credit_cost 0: nothing is paid for yet)
+    // before it asks billing for the hold, so a start that crashes or loses billing's answer leaves a row the
+    // unfinished-start sweep finds within minutes and cancels (upload.cancelled.v1, and billing releases).
+    name: '0003_upload_reservation_saga',
+    async up(db) {
+      await db.raw(`create index uploads_reserving on uploads (created_at) where status = 'reserving'`);
+    },
+  },
+  {
+    // Objects are sealed at uploadComplete: copied to keys no presigned URL points at (sealed_keys), which the
+    // pipeline reads; what sits at the presigned keys is removed once the URLs have expired (originals_swept_at).
+    name: '0004_upload_sealed_objects',
+    async up(db) {
+      await db.schema.alterTable('uploads', (t) => {
+        t.jsonb('sealed_keys');
+        t.timestamp('originals_swept_at', { useTz: true });
+      });
+      // Uploads settled before sealing existed were read at their original keys: leave their objects alone.
+      await db('uploads').whereNotIn('status', ['uploading', 'reserving']).update({ originals_swept_at: db.fn.now() });
+      await db.raw(`create index uploads_unswept on uploads (created_at) where originals_swept_at is null and kind <> 'local'`);
+    },
+  },
+  {
+    // The per-user storage quota: bytes promised at getUploadURL (declared_bytes) count while an upload is open,
+    // the sealed bytes (source_bytes) once it is uploaded; a deleted upload (deleted_at) stops counting.
+    name: '0005_upload_storage_quota',
+    async up(db) {
+      await db.schema.alterTable('uploads', (t) => {
+        t.bigInteger('declared_bytes');
+        t.bigInteger('source_bytes');
+        t.timestamp('deleted_at', { useTz: true });
+      });
+    },
+  },
+  {
+    // People who deleted their account (user.deleted.v1): a start of theirs still on its way is refused rather than
+    // stored for nobody (their access token works for up to REVOCATIONS_POLL_MS more).
+    name: '0006_upload_deleted_users',
+    async up(db) {
+      await db.schema.createTable('deleted_users', (t) => {
+        t.string('user_id', 128).primary();
+        t.timestamp('deleted_at', { useTz: true }).notNullable();
+      });
+    },
+  },
 ];

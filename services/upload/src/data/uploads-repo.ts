@@ -2,7 +2,11 @@ import type { Knex } from '@frametext/service-kit';
 import type { Engine, MediaContent, SortPreference, UploadKind } from '@frametext/contracts';
 
 export type UploadRowKind = UploadKind | 'local';
-export type UploadRowStatus = 'uploading' | 'uploaded' | 'failed';
+/**
+ * `reserving`: stored, billing being asked for the hold (not the user's upload yet: it reads as missing);
+ * `uploading`: held, URLs handed out; `uploaded`: in the pipeline; `failed`: for good.
+ */
+export type UploadRowStatus = 'reserving' | 'uploading' | 'uploaded' | 'failed';
 
 /** One upload as the service stores it. */
 export interface UploadRecord {
@@ -32,11 +36,24 @@ export interface UploadRecord {
   failureReason: string | null;
   createdAt: Date;
   completedAt: Date | null;
+  /** Where the checked objects were sealed at uploadComplete (request order); the pipeline reads these. */
+  sealedKeys: string[] | null;
+  /** When what was written at the presigned keys (objectKeys) was removed, after the URLs expired. */
+  originalsSweptAt: Date | null;
+  /** Bytes the client said its files have (getUploadURL); counted against the quota while the upload is open. */
+  declaredBytes: number | null;
+  /** Bytes of the sealed objects; counted against the quota once uploaded. */
+  sourceBytes: number | null;
+  /** When the upload was deleted (its objects are gone); it no longer counts. */
+  deletedAt: Date | null;
 }
 
-export type NewUpload = Omit<UploadRecord, 'status' | 'failureCode' | 'failureReason' | 'createdAt' | 'completedAt'> & {
+type SetLater = 'status' | 'failureCode' | 'failureReason' | 'createdAt' | 'completedAt' | 'sealedKeys' | 'originalsSweptAt' | 'declaredBytes' | 'sourceBytes' | 'deletedAt';
+
+export type NewUpload = Omit<UploadRecord, SetLater> & {
   status?: UploadRowStatus;
   completedAt?: Date | null;
+  declaredBytes?: number | null;
 };
 
 interface UploadRow {
@@ -64,7 +81,15 @@ interface UploadRow {
   failure_reason: string | null;
   created_at: Date;
   completed_at: Date | null;
+  sealed_keys: string[] | null;
+  originals_swept_at: Date | null;
+  /** bigint columns arrive as strings. */
+  declared_bytes: string | null;
+  source_bytes: string | null;
+  deleted_at: Date | null;
 }
+
+const bytes = (v: string | null) => (v === null ? null : Number(v));
 
 function fromRow(r: UploadRow): UploadRecord {
   return {
@@ -92,6 +117,11 @@ function fromRow(r: UploadRow): UploadRecord {
     failureReason: r.failure_reason,
     createdAt: r.created_at,
     completedAt: r.completed_at,
+    sealedKeys: r.sealed_keys,
+    originalsSweptAt: r.originals_swept_at,
+    declaredBytes: bytes(r.declared_bytes),
+    sourceBytes: bytes(r.source_bytes),
+    deletedAt: r.deleted_at,
   };
 }
 
@@ -122,6 +152,7 @@ export async function insertUpload(db: Knex | Knex.Transaction, u: NewUpload): P
       object_keys: JSON.stringify(u.objectKeys),
       status: u.status ?? 'uploading',
       completed_at: u.completedAt ?? null,
+      declared_bytes: u.declaredBytes ?? null,
     })
     .onConflict(['user_id', 'id'])
     .ignore()
@@ -129,25 +160,150 @@ export async function insertUpload(db: Knex | Knex.Transaction, u: NewUpload): P
   return inserted.length > 0;
 }
 
-/** The user's upload, or undefined (another user's id reads as missing). `forUpdate` locks it in a transaction. */
+/**
+ * The user's upload, or undefined (another user's id reads as missing, and so does an upload whose start is still
+ * reserving credits: its id has not been handed out). `forUpdate` locks it in a transaction.
+ */
 export async function findUpload(db: Knex | Knex.Transaction, userId: string, id: string, opts: { forUpdate?: boolean } = {}): Promise<UploadRecord | undefined> {
-  const query = db<UploadRow>('uploads').where({ user_id: userId, id }).first();
+  const query = db<UploadRow>('uploads').where({ user_id: userId, id }).whereNot('status', 'reserving').first();
   const row = (await (opts.forUpdate ? query.forUpdate() : query)) as UploadRow | undefined;
   return row ? fromRow(row) : undefined;
 }
 
-export async function markUploaded(trx: Knex.Transaction, userId: string, id: string, completedAt: Date): Promise<void> {
-  await trx('uploads').where({ user_id: userId, id }).update({ status: 'uploaded', completed_at: completedAt });
+/** Settles an upload as uploaded, with the keys its objects were sealed at and their bytes. */
+export async function markUploaded(trx: Knex.Transaction, userId: string, id: string, completedAt: Date, sealed: { keys: string[]; bytes: number }): Promise<void> {
+  await trx('uploads')
+    .where({ user_id: userId, id })
+    .update({ status: 'uploaded', completed_at: completedAt, sealed_keys: JSON.stringify(sealed.keys), source_bytes: sealed.bytes });
 }
 
 export async function markFailed(trx: Knex.Transaction, userId: string, id: string, failure: { code: string; reason: string }): Promise<void> {
   await trx('uploads').where({ user_id: userId, id }).update({ status: 'failed', failure_code: failure.code, failure_reason: failure.reason });
 }
 
-/** Marks uploads still `uploading` that were created before `before` as failed; answers how many. */
-export async function failUploadingBefore(db: Knex, before: Date, failure: { code: string; reason: string }): Promise<number> {
-  return db('uploads')
-    .where('status', 'uploading')
+/** The hold is in: the reserving upload opens with what billing allowed. False when it is no longer reserving (the sweep cancelled it). */
+export async function openReservedUpload(db: Knex, userId: string, id: string, quote: { framesAllowed: number; creditCost: number }): Promise<boolean> {
+  const n = await db('uploads')
+    .where({ user_id: userId, id, status: 'reserving' })
+    .update({ status: 'uploading', frames_allowed: quote.framesAllowed, credit_cost: quote.creditCost });
+  return n > 0;
+}
+
+/** Billing refused the hold, so nothing is held: the reserving upload leaves no trace. */
+export async function deleteReservingUpload(db: Knex, userId: string, id: string): Promise<void> {
+  await db('uploads').where({ user_id: userId, id, status: 'reserving' }).del();
+}
+
+/** Fails an upload still in `status`; false when it has moved on (or was failed already). */
+export async function failUploadIn(trx: Knex.Transaction, status: UploadRowStatus, userId: string, id: string, failure: { code: string; reason: string }): Promise<boolean> {
+  const n = await trx('uploads').where({ user_id: userId, id, status }).update({ status: 'failed', failure_code: failure.code, failure_reason: failure.reason });
+  return n > 0;
+}
+
+/**
+ * Locks up to `limit` uploads still in `status` that were created before `before`, oldest first, skipping those
+ * another transaction holds (uploadComplete settling one, or another replica's sweep).
+ */
+export async function lockStale(trx: Knex.Transaction, status: UploadRowStatus, before: Date, limit: number): Promise<{ id: string; userId: string }[]> {
+  const rows = await trx('uploads')
+    .where({ status })
     .andWhere('created_at', '<', before)
-    .update({ status: 'failed', failure_code: failure.code, failure_reason: failure.reason });
+    .orderBy('created_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .select<{ id: string; user_id: string }[]>('id', 'user_id');
+  return rows.map((r) => ({ id: r.id, userId: r.user_id }));
+}
+
+/**
+ * Settled uploads (not local runs) created before `before` whose presigned keys have not been swept yet, oldest
+ * first: their URLs have expired, so whatever sits at those keys now can be removed for good.
+ */
+export async function uploadsToSweep(db: Knex, before: Date, limit: number): Promise<UploadRecord[]> {
+  const rows = (await db<UploadRow>('uploads')
+    .whereNull('originals_swept_at')
+    .whereNot('kind', 'local')
+    .whereNot('status', 'uploading')
+    .andWhere('created_at', '<', before)
+    .orderBy('created_at')
+    .limit(limit)) as UploadRow[];
+  return rows.map(fromRow);
+}
+
+export async function markOriginalsSwept(db: Knex, userId: string, id: string, at: Date): Promise<void> {
+  await db('uploads').where({ user_id: userId, id }).update({ originals_swept_at: at });
+}
+
+/** What a user's uploads hold in the store, in bytes: sealed bytes of live uploaded ones (one upload left out, if named). */
+export async function storedBytes(db: Knex | Knex.Transaction, userId: string, except?: string): Promise<number> {
+  const query = db('uploads').where({ user_id: userId, status: 'uploaded' }).whereNull('deleted_at').sum({ total: 'source_bytes' });
+  if (except) void query.whereNot('id', except);
+  const [row] = (await query) as { total: string | null }[];
+  return Number(row?.total ?? 0);
+}
+
+/** Bytes declared for a user's uploads still open (their files may be arriving now). */
+export async function promisedBytes(db: Knex | Knex.Transaction, userId: string): Promise<number> {
+  const [row] = (await db('uploads').where({ user_id: userId, status: 'uploading' }).whereNull('deleted_at').sum({ total: 'declared_bytes' })) as { total: string | null }[];
+  return Number(row?.total ?? 0);
+}
+
+/** The user's live uploaded uploads that count sealed bytes, with their sealed keys (to see whether they still exist). */
+export async function countedUploads(db: Knex, userId: string): Promise<{ id: string; sealedKeys: string[] }[]> {
+  const rows = (await db('uploads')
+    .where({ user_id: userId, status: 'uploaded' })
+    .whereNull('deleted_at')
+    .whereNotNull('source_bytes')
+    .select('id', 'sealed_keys')) as { id: string; sealed_keys: string[] | null }[];
+  return rows.map((r) => ({ id: r.id, sealedKeys: r.sealed_keys ?? [] }));
+}
+
+/** Marks uploads deleted (their objects are gone); answers how many were not marked yet. */
+export async function markDeleted(db: Knex | Knex.Transaction, userId: string, ids: readonly string[], at: Date): Promise<number> {
+  if (ids.length === 0) return 0;
+  return db('uploads').where({ user_id: userId }).whereIn('id', ids).whereNull('deleted_at').update({ deleted_at: at });
+}
+
+const QUOTA_LOCK_CLASS = 0x51554f54; // "QUOT"
+
+/** Serialises quota decisions of one user until the transaction ends (two uploads completing at once). */
+export async function lockUserQuota(trx: Knex.Transaction, userId: string): Promise<void> {
+  // The first key names this lock's purpose, so it never meets another advisory lock of the schema.
+  await trx.raw('select pg_advisory_xact_lock(?, hashtext(?))', [QUOTA_LOCK_CLASS, userId]);
+}
+
+const ACCOUNT_LOCK_CLASS = 0x41434354; // "ACCT"
+
+/**
+ * Serialises storing a user's new uploads with the deletion of their account, until the transaction ends: either the
+ * upload is stored first and the deletion cancels it, or the deletion comes first and the upload is refused.
+ */
+export async function lockUserAccount(trx: Knex.Transaction, userId: string): Promise<void> {
+  await trx.raw('select pg_advisory_xact_lock(?, hashtext(?))', [ACCOUNT_LOCK_CLASS, userId]);
+}
+
+/** Remembers that a person deleted their account; false when it was already known (a re-published event). */
+export async function rememberDeletedUser(trx: Knex.Transaction, userId: string, deletedAt: Date): Promise<boolean> {
+  const rows = await trx('deleted_users').insert({ user_id: userId, deleted_at: deletedAt }).onConflict('user_id').ignore().returning('user_id');
+  return rows.length > 0;
+}
+
+export async function isDeletedUser(db: Knex | Knex.Transaction, userId: string): Promise<boolean> {
+  return (await db('deleted_users').where({ user_id: userId }).first('user_id')) !== undefined;
+}
+
+/** Locks a user's uploads still being started or uploaded (reserving, uploading), the ones that may hold credits. */
+export async function lockOpenUploads(trx: Knex.Transaction, userId: string): Promise<{ id: string; status: 'reserving' | 'uploading' }[]> {
+  return trx('uploads').where({ user_id: userId }).whereIn('status', ['reserving', 'uploading']).orderBy('id').forUpdate().select('id', 'status');
+}
+
+/**
+ * Forgets a deleted account's uploads: none counts towards the quota any more, and the rows keep ids, keys, sizes and
+ * statuses but no names, file names or failure sentences (which may quote file names). Answers how many rows.
+ */
+export async function forgetUploadsOf(trx: Knex.Transaction, userId: string, at: Date): Promise<number> {
+  return trx('uploads')
+    .where({ user_id: userId })
+    .update({ deleted_at: trx.raw('coalesce(deleted_at, ?)', [at]), name: '', file_names: null, failure_reason: null });
 }

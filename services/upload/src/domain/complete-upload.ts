@@ -1,23 +1,21 @@
-import { AppError, badRequest, enqueueEvent, notFound, StorageNotFoundError } from '@frametext/service-kit';
+import { AppError, enqueueEvent, notFound, StorageNotFoundError } from '@frametext/service-kit';
 import { uploadCompleteRequestSchema, type EventData, type UploadCompleteResponse } from '@frametext/contracts';
-import { findUpload, markFailed, markUploaded, type UploadRecord } from '../data/uploads-repo.js';
+import { findUpload, lockUserQuota, markFailed, markUploaded, type UploadRecord } from '../data/uploads-repo.js';
 import type { UploadContext } from './context.js';
 import { SNIFF_BYTES, sniffMedia, type SniffedType } from './media-sniff.js';
+import { displayName, missingObject, removeObjects, sealObjects, type SealedObjects } from './sealed-objects.js';
+import { makeRoomFor, QUOTA_EXCEEDED, quotaFailureReason } from './storage-quota.js';
 import { parseUploadBody } from './validation.js';
 
 const INVALID_MEDIA = 'upload/invalid-media';
 
-/** A stored object that is not what the upload said it is: the upload fails for good. */
-class InvalidMedia {
-  constructor(readonly reason: string) {}
+/** Why an upload fails for good at uploadComplete: its code and a sentence for the person. */
+interface Failure {
+  code: string;
+  reason: string;
 }
 
 const uploadNotFound = () => notFound('upload/not-found', 'No such upload.');
-
-/** The name the user knows a file by: their own file name, else the object's. */
-function displayName(upload: UploadRecord, index: number): string {
-  return upload.fileNames?.[index] ?? upload.objectKeys[index]!.slice(upload.objectKeys[index]!.lastIndexOf('/') + 1);
-}
 
 async function readHead(ctx: UploadContext, key: string): Promise<Buffer> {
   const stream = await ctx.storage.get(key);
@@ -49,32 +47,22 @@ function mediaProblem(upload: UploadRecord, name: string, sniffed: SniffedType):
   }
 }
 
-/**
- * Every object is there and holds what it claims. A missing one is the client's to fix (upload it, call again);
- * content of the wrong kind fails the upload.
- */
-async function checkObjects(ctx: UploadContext, upload: UploadRecord): Promise<InvalidMedia | undefined> {
-  const infos = await Promise.all(upload.objectKeys.map((key) => ctx.storage.head(key)));
-  const missing = infos.findIndex((info) => info === null);
-  if (missing >= 0) {
-    throw badRequest('upload/missing-object', `${displayName(upload, missing)} has not been uploaded yet. Upload it to its URL, then call uploadComplete again.`, {
-      objectKey: upload.objectKeys[missing],
-    });
-  }
-  for (const [i, key] of upload.objectKeys.entries()) {
+/** Checks the sealed copies (what the pipeline will read): none empty, each of the type its upload kind needs. */
+async function mediaFailure(ctx: UploadContext, upload: UploadRecord, sealed: SealedObjects): Promise<Failure | undefined> {
+  for (const [i, key] of sealed.keys.entries()) {
     const name = displayName(upload, i);
-    if (infos[i]!.size === 0) return new InvalidMedia(`${name} is empty.`);
+    if (sealed.sizes[i] === 0) return { code: INVALID_MEDIA, reason: `${name} is empty.` };
     const head = await readHead(ctx, key).catch((err: unknown) => {
-      if (err instanceof StorageNotFoundError) throw badRequest('upload/missing-object', `${name} has not been uploaded yet.`, { objectKey: key });
+      if (err instanceof StorageNotFoundError) throw missingObject(upload, i);
       throw err;
     });
     const problem = mediaProblem(upload, name, sniffMedia(head));
-    if (problem) return new InvalidMedia(problem);
+    if (problem) return { code: INVALID_MEDIA, reason: problem };
   }
   return undefined;
 }
 
-function completedEvent(upload: UploadRecord): EventData<'upload.completed.v1'> {
+function completedEvent(upload: UploadRecord, sealedKeys: string[]): EventData<'upload.completed.v1'> {
   const { kind, engine } = upload;
   if (kind === 'local' || engine === 'local') throw new Error('local runs are never completed through uploadComplete');
   return {
@@ -82,7 +70,7 @@ function completedEvent(upload: UploadRecord): EventData<'upload.completed.v1'> 
     userId: upload.userId,
     uploadName: upload.name,
     kind,
-    objectKeys: upload.objectKeys,
+    objectKeys: sealedKeys,
     mimeType: upload.mimeType,
     fileNames: upload.fileNames,
     timestamps: upload.timestamps,
@@ -102,15 +90,19 @@ function completedEvent(upload: UploadRecord): EventData<'upload.completed.v1'> 
 
 function outcome(upload: UploadRecord): UploadCompleteResponse {
   if (upload.status === 'failed') {
-    throw new AppError(400, upload.failureCode ?? INVALID_MEDIA, upload.failureReason ?? 'This upload failed. Please start a new one.');
+    const status = upload.failureCode === QUOTA_EXCEEDED ? 413 : 400;
+    throw new AppError(status, upload.failureCode ?? INVALID_MEDIA, upload.failureReason ?? 'This upload failed. Please start a new one.');
   }
   return { data: { uploadID: upload.id, status: 'uploaded' } };
 }
 
 /**
- * POST /uploadComplete: the owner says the bytes are in. Checks them, then in one transaction sets the
- * status and writes upload.completed.v1 (or upload.failed.v1, so billing releases the hold) to the outbox.
- * Idempotent: a second call answers the first call's outcome and publishes nothing.
+ * POST /uploadComplete: the owner says the bytes are in. Seals them (copies no URL can overwrite), checks the
+ * sealed copies (their type, and their size against the user's storage quota), then in one transaction sets the
+ * status and writes upload.completed.v1 naming the sealed keys (or upload.failed.v1, so billing releases the hold)
+ * to the outbox. What sits at the presigned keys is deleted: after
+ * a success nothing reads it, after a failure nothing will. Idempotent: a second call answers the first call's
+ * outcome and publishes nothing.
  */
 export async function completeUpload(ctx: UploadContext, userId: string, body: unknown): Promise<UploadCompleteResponse> {
   const { uploadID } = parseUploadBody(uploadCompleteRequestSchema, body);
@@ -118,22 +110,40 @@ export async function completeUpload(ctx: UploadContext, userId: string, body: u
   if (!upload || upload.kind === 'local') throw uploadNotFound();
   if (upload.status !== 'uploading') return outcome(upload);
 
-  const invalid = await checkObjects(ctx, upload);
-  const settled = await ctx.db.transaction(async (trx) => {
-    // Two calls may race here: the row lock lets one of them settle the upload; the other answers its outcome.
-    const current = await findUpload(trx, userId, uploadID, { forUpdate: true });
-    if (!current) throw uploadNotFound();
-    if (current.status !== 'uploading') return current;
-    if (invalid) {
-      await markFailed(trx, userId, uploadID, { code: INVALID_MEDIA, reason: invalid.reason });
-      await enqueueEvent(trx, 'upload.failed.v1', { uploadId: uploadID, userId, reason: invalid.reason, stage: 'upload' });
-      return { ...current, status: 'failed' as const, failureCode: INVALID_MEDIA, failureReason: invalid.reason };
-    }
-    const completedAt = new Date();
-    await markUploaded(trx, userId, uploadID, completedAt);
-    await enqueueEvent(trx, 'upload.completed.v1', completedEvent(current));
-    return { ...current, status: 'uploaded' as const, completedAt };
-  });
+  const sealed = await sealObjects(ctx, upload);
+  const bytes = sealed.sizes.reduce((sum, size) => sum + size, 0);
+  let settled: UploadRecord;
+  let won = false;
+  try {
+    const mediaProblem = await mediaFailure(ctx, upload, sealed);
+    if (!mediaProblem) await makeRoomFor(ctx, userId, uploadID, bytes);
+    settled = await ctx.db.transaction(async (trx) => {
+      // Two calls may race here: the row lock lets one of them settle the upload; the other answers its outcome.
+      const current = await findUpload(trx, userId, uploadID, { forUpdate: true });
+      if (!current) throw uploadNotFound();
+      if (current.status !== 'uploading') return current;
+      won = true;
+      await lockUserQuota(trx, userId);
+      const overQuota = mediaProblem ? undefined : await quotaFailureReason(trx, ctx.config.STORAGE_QUOTA_BYTES, userId, uploadID, bytes);
+      const failure: Failure | undefined = mediaProblem ?? (overQuota ? { code: QUOTA_EXCEEDED, reason: overQuota } : undefined);
+      if (failure) {
+        await markFailed(trx, userId, uploadID, failure);
+        await enqueueEvent(trx, 'upload.failed.v1', { uploadId: uploadID, userId, reason: failure.reason, stage: 'upload' });
+        return { ...current, status: 'failed' as const, failureCode: failure.code, failureReason: failure.reason };
+      }
+      const completedAt = new Date();
+      await markUploaded(trx, userId, uploadID, completedAt, { keys: sealed.keys, bytes });
+      await enqueueEvent(trx, 'upload.completed.v1', completedEvent(current, sealed.keys));
+      return { ...current, status: 'uploaded' as const, completedAt, sealedKeys: sealed.keys, sourceBytes: bytes };
+    });
+  } catch (err) {
+    await removeObjects(ctx, sealed.keys);
+    throw err;
+  }
+
+  // Keep the sealed copies only when this call completed the upload; the presigned keys' objects go either way.
+  const kept = won && settled.status === 'uploaded';
+  await removeObjects(ctx, kept ? upload.objectKeys : [...sealed.keys, ...(won ? upload.objectKeys : [])]);
   ctx.logger.info({ uploadId: uploadID, status: settled.status, reason: settled.failureReason ?? undefined }, 'upload settled');
   return outcome(settled);
 }

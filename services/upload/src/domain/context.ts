@@ -1,4 +1,4 @@
-import type { Knex, Logger, ObjectStorage } from '@frametext/service-kit';
+import type { EngineAvailability, Knex, Logger, ObjectStorage } from '@frametext/service-kit';
 import type { Config } from '../config.js';
 import type { BillingClient } from '../data/billing-client.js';
 
@@ -9,4 +9,12 @@ export interface UploadContext {
   storage: ObjectStorage;
   billing: BillingClient;
   logger: Logger;
+  /** Which OCR engines can be chosen now (Cloud AI: whether an ocr-cloud worker consumes its queue). */
+  engines: EngineAvailability;
+}
+
+/** The signed-in user a request is made by, with their token for the calls made on their behalf. */
+export interface Caller {
+  userId: string;
+  accessToken: string;
 }

@@ -1,6 +1,5 @@
 import {
   LOCAL_SCAN_INTERVALS,
-  creditCost,
   fileExtension,
   frameCount,
   intervalFromFrameRate,
@@ -8,21 +7,31 @@ import {
   type LogLocalUploadResponse,
 } from '@frametext/contracts';
 import { conflict } from '@frametext/service-kit';
-import { findUpload, insertUpload } from '../data/uploads-repo.js';
-import type { UploadContext } from './context.js';
+import { findUpload } from '../data/uploads-repo.js';
+import { insertUploadOfLiveAccount } from './account-deletion.js';
+import type { Caller, UploadContext } from './context.js';
 import { parseUploadBody } from './validation.js';
 
 /**
- * POST /logLocalUpload: records an OCR run done in the browser (the results stay there) with what it would
- * cost. Charging it is left to the local OCR issue, so the answer carries the cost but no balance.
- * Idempotent by the browser's id: logging the same run again answers the same.
+ * POST /logLocalUpload: records an OCR run done in the browser (the results stay there) and charges it at the
+ * local rate through billing, once per upload id: logging the same run again (the browser saving again, a retry
+ * after a lost answer) answers the first charge and charges nothing. Credits below the cost answer billing's 402
+ * and record nothing. Billing is asked first: the row is written only for a run that is paid for, and a crash
+ * between the two leaves a charge whose retry writes the row (billing answers the same charge again).
  */
-export async function logLocalUpload(ctx: UploadContext, userId: string, body: unknown): Promise<LogLocalUploadResponse> {
+export async function logLocalUpload(ctx: UploadContext, caller: Caller, body: unknown): Promise<LogLocalUploadResponse> {
   const req = parseUploadBody(logLocalUploadRequestSchema, body);
   const interval = intervalFromFrameRate(req.targetFrameRate, LOCAL_SCAN_INTERVALS) ?? 1 / req.targetFrameRate;
   const frames = frameCount(req.duration, interval);
-  const cost = creditCost(frames, 'local');
-  const inserted = await insertUpload(ctx.db, {
+  const { userId } = caller;
+  const existing = await findUpload(ctx.db, userId, req.uploadID);
+  if (existing && existing.kind !== 'local') throw conflict('upload/id-taken', 'This upload id is already in use.');
+
+  const charge = await ctx.billing.chargeLocalUse({ uploadId: req.uploadID, userId, frames }, caller.accessToken);
+  if (charge.outcome !== 'charged') throw charge.error;
+  const { creditCost: cost, credits } = charge.charge;
+
+  await insertUploadOfLiveAccount(ctx, {
     id: req.uploadID,
     userId,
     name: req.uploadName,
@@ -45,10 +54,5 @@ export async function logLocalUpload(ctx: UploadContext, userId: string, body: u
     status: 'uploaded',
     completedAt: new Date(),
   });
-  if (!inserted) {
-    const existing = await findUpload(ctx.db, userId, req.uploadID);
-    if (existing?.kind !== 'local') throw conflict('upload/id-taken', 'This upload id is already in use.');
-    return { data: { uploadID: existing.id, creditCost: existing.creditCost } };
-  }
-  return { data: { uploadID: req.uploadID, creditCost: cost } };
+  return { data: { uploadID: req.uploadID, creditCost: cost, credits } };
 }

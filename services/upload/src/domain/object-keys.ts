@@ -10,13 +10,18 @@ function extensionFor(fileName: string | undefined, mimeType: string, allowed: r
   return VIDEO_EXTENSION[mimeType] ?? IMAGE_EXTENSION[mimeType] ?? 'bin';
 }
 
+/** Every object of an upload lives under this folder. */
+export function uploadFolder(uploadId: string): string {
+  return `uploads/${uploadId}`;
+}
+
 /**
  * Where the browser puts each file, in request order (architecture brief): the source video
  * `uploads/<id>/source/video.<ext>`, photos `uploads/<id>/photos/<index>.<ext>`, browser-cut frames
  * `uploads/<id>/incoming/<zero-padded ms>.jpg`.
  */
 export function objectKeysFor(uploadId: string, req: UploadRequest): string[] {
-  const base = `uploads/${uploadId}`;
+  const base = uploadFolder(uploadId);
   switch (req.kind) {
     case 'video':
       return [`${base}/source/video.${extensionFor(req.fileName, req.mimeType, ['mp4', 'mov'])}`];

@@ -1,11 +1,11 @@
 import { Router } from 'express';
-import { requireUserId } from '@frametext/service-kit';
+import { requireUser, requireUserId } from '@frametext/service-kit';
 import type { UploadContext } from '../domain/context.js';
 import { completeUpload } from '../domain/complete-upload.js';
 import { logLocalUpload } from '../domain/log-local-upload.js';
 import { requestUpload } from '../domain/request-upload.js';
 
-/** The upload endpoints, as the gateway forwards them (signed-in only: the gateway sets x-user-id). */
+/** The upload endpoints, as the gateway forwards them: signed-in only, each checking the user's own token. */
 export function uploadRoutes(ctx: UploadContext): Router {
   const router = Router();
   router.use((_req, res, next) => {
@@ -14,15 +14,17 @@ export function uploadRoutes(ctx: UploadContext): Router {
   });
 
   router.post('/getUploadURL', async (req, res) => {
-    res.json(await requestUpload(ctx, requireUserId(req), req.body));
+    const user = await requireUser(req);
+    res.json(await requestUpload(ctx, { userId: user.userId, accessToken: user.token }, req.body));
   });
 
   router.post('/uploadComplete', async (req, res) => {
-    res.json(await completeUpload(ctx, requireUserId(req), req.body));
+    res.json(await completeUpload(ctx, await requireUserId(req), req.body));
   });
 
   router.post('/logLocalUpload', async (req, res) => {
-    res.json(await logLocalUpload(ctx, requireUserId(req), req.body));
+    const user = await requireUser(req);
+    res.json(await logLocalUpload(ctx, { userId: user.userId, accessToken: user.token }, req.body));
   });
 
   return router;

@@ -1,14 +1,14 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
-import { useAppDispatch } from '../../../app/store';
-import { toastShown } from '../../../app/uiSlice';
+import { useAppDispatch } from '../../../lib/store';
+import { toastShown } from '../../../lib/ui';
 import { errorCode, errorMessage } from '../../../lib/api';
 import { useGetProvidersQuery, useLogInMutation, useRequestPasswordResetMutation, useSignUpMutation } from '../api';
-import { signedIn } from '../authSlice';
+import { signedIn } from '../../../lib/auth/authSlice';
 import { readGoogleFragment } from '../googleFragment';
-import { useSession } from '../hooks';
+import { useSession } from '../../../lib/auth/hooks';
 import { MISSING_EMAIL_ON_RESET, RESET_LINK_SENT, signInMessage } from '../messages';
-import { sessionFromAnswer, type Session } from '../session';
+import { sessionFromAnswer, type Session } from '../../../lib/auth/session';
 import './auth.css';
 
 type Mode = 'login' | 'signup' | 'forgot';
@@ -29,8 +29,11 @@ export default function LoginPage() {
   const [mode, setMode] = useState<Mode>(() => ((location.state as { forgot?: boolean } | null)?.forgot ? 'forgot' : 'login'));
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const justSignedIn = useRef(false);
+  // Google's answer comes back to /login in the fragment: read once, when the page opens.
+  const [fragment] = useState(() => readGoogleFragment(location.hash));
+  const [error, setError] = useState<string | null>(() => (fragment?.kind === 'error' ? signInMessage(fragment.code, fragment.message).message : null));
+  // Set when this page signs someone in, so it leads them on instead of sending them to /uploads.
+  const [justSignedIn, setJustSignedIn] = useState(fragment?.kind === 'session');
   const errorId = useId();
 
   const providers = useGetProvidersQuery();
@@ -40,27 +43,23 @@ export default function LoginPage() {
   const busy = logInState.isLoading || signUpState.isLoading || resetState.isLoading;
 
   const finishSignIn = (next: Session) => {
-    justSignedIn.current = true;
+    setJustSignedIn(true);
     dispatch(signedIn(next));
     navigate(homeFor(next), { replace: true });
   };
 
   // Google's answer comes back to /login in the fragment; read it once and take it out of the address bar.
-  const { hash } = location;
+  // ...and taken out of the address bar.
   useEffect(() => {
-    const result = readGoogleFragment(hash);
-    if (!result) return;
+    if (!fragment) return;
     window.history.replaceState(null, '', window.location.pathname + window.location.search);
-    if (result.kind === 'session') {
-      justSignedIn.current = true;
-      dispatch(signedIn(result.session));
-      navigate(homeFor(result.session), { replace: true });
-    } else {
-      setError(signInMessage(result.code, result.message).message);
+    if (fragment.kind === 'session') {
+      dispatch(signedIn(fragment.session));
+      navigate(homeFor(fragment.session), { replace: true });
     }
-  }, [hash, dispatch, navigate]);
+  }, [fragment, dispatch, navigate]);
 
-  if (session && !justSignedIn.current) return <Navigate to="/uploads" replace />;
+  if (session && !justSignedIn) return <Navigate to="/uploads" replace />;
 
   const switchTo = (next: Mode) => {
     setMode(next);

@@ -1,6 +1,6 @@
 import { CREDIT_RATES } from '@frametext/contracts/rules';
 import type { EngineAvailability } from '@frametext/contracts';
-import { useGetPublicConfigQuery } from '../../credits/api';
+import { useGetPublicConfigQuery } from '../../../lib/credits/api';
 import { ENGINE_COPY } from '../content';
 
 /** Frames one credit pays for; the server's figure when it has answered, the product's rate until then. */

@@ -1,5 +1,5 @@
 import { CREDIT_PACKS } from '@frametext/contracts/rules';
-import { enterpriseMailto, ENTERPRISE_SUBJECT } from '../../content/contact';
+import { enterpriseMailto, ENTERPRISE_SUBJECT } from '../../../lib/contact';
 
 const dollars = (cents: number) => `$${(cents / 100).toFixed(cents % 100 === 0 ? 0 : 2)}`;
 

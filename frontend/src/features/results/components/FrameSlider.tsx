@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import {  } from 'react';
+import { useDraft } from '../../../hooks/useDraft';
 
 /** From this many frames on, the slider changes frame on release (or blur), not while it moves. */
 export const LIVE_SLIDER_LIMIT = 25;
@@ -17,8 +18,7 @@ interface Props {
  */
 export function FrameSlider({ count, index, onIndex, label }: Props) {
   const live = count < LIVE_SLIDER_LIMIT;
-  const [draft, setDraft] = useState(index);
-  useEffect(() => setDraft(index), [index]);
+  const [draft, setDraft] = useDraft(index);
   const go = (i: number) => onIndex(Math.min(Math.max(0, i), count - 1));
   const commit = () => {
     if (draft !== index) go(draft);

@@ -2,7 +2,7 @@ import { Suspense, lazy, useState, type ComponentType, type LazyExoticComponent 
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { Modal } from '../../../components/Modal';
 import { Spinner } from '../../../components/Spinner';
-import { SUPPORT_EMAIL } from '../../content/contact';
+import { SUPPORT_EMAIL } from '../../../lib/contact';
 import { DEFAULT_VIEW, hasAnyText, type ResultsView, type ViewName } from '../model';
 import { ViewHelp } from './ViewHelp';
 import '../results.css';

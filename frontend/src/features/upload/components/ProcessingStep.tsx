@@ -26,9 +26,10 @@ export function ProcessingStep({ upload, pollMs, onProcessed, onStartOver }: Pro
   const [settled, setSettled] = useState(false);
   const { data, error } = useCheckUploadStatusQuery(upload.uploadID, { pollingInterval: settled ? 0 : pollMs, skipPollingIfUnfocused: false });
   const status = data?.status;
+  // Processed and failed are final: polling stops for good (kept while rendering, not in an effect).
+  if (!settled && (status === 'processed' || status === 'failed')) setSettled(true);
 
   useEffect(() => {
-    if (status === 'processed' || status === 'failed') setSettled(true);
     if (status === 'processed') onProcessed();
   }, [status, onProcessed]);
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { PurchaseCreditsModal } from '../../credits/components/PurchaseCreditsModal';
+import { PurchaseCreditsModal } from '../../../components/credits/PurchaseCreditsModal';
 
 /** The cost panel's way to buy credits: the shared Purchase Credits dialog. */
 export function PurchaseCredits() {

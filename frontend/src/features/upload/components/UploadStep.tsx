@@ -2,12 +2,12 @@ import { useEffect, useId, useState, type ChangeEvent, type FormEvent } from 're
 import { Link } from 'react-router-dom';
 import type { GetUploadUrlRequest } from '@frametext/contracts';
 import { DEFAULT_FRAME_INTERVAL, DEFAULT_MEDIA_CONTENT, SERVER_ENGINES, type ServerEngine } from '@frametext/contracts/rules';
-import { useAppDispatch } from '../../../app/store';
-import { toastShown } from '../../../app/uiSlice';
+import { useAppDispatch } from '../../../lib/store';
+import { toastShown } from '../../../lib/ui';
 import { errorMessage } from '../../../lib/api';
-import { useGetProfileQuery, useGetPublicConfigQuery } from '../../credits/api';
+import { useGetProfileQuery, useGetPublicConfigQuery } from '../../../lib/credits/api';
 import { languagesClash } from '../languages';
-import { classifyFiles, formatBytes, formatDuration, MESSAGES, photoSpanSeconds, quote, uploadBlocker, videoFrames, videoLinkId } from '../rules';
+import { classifyFiles, formatBytes, formatDuration, MESSAGES, photoSpanSeconds, pickEngine, quote, uploadBlocker, videoFrames, videoLinkId } from '../rules';
 import { useSelectedMedia } from '../hooks/useSelectedMedia';
 import { useUploadTransfer, type StartedUpload } from '../hooks/useUploadTransfer';
 import { CostPanel } from './CostPanel';
@@ -33,7 +33,8 @@ const INITIAL_OPTIONS: MediaOptionsValue = {
 export function UploadStep({ onStarted }: { onStarted: (upload: StartedUpload) => void }) {
   const dispatch = useAppDispatch();
   const ids = useId();
-  const config = useGetPublicConfigQuery();
+  // Engine availability follows the servers' workers: read it afresh when the wizard opens.
+  const config = useGetPublicConfigQuery(undefined, { refetchOnMountOrArgChange: true });
   const profile = useGetProfileQuery();
   const [chosenEngine, setChosenEngine] = useState<ServerEngine | null>(null);
   const [uploadName, setUploadName] = useState('');
@@ -45,8 +46,7 @@ export function UploadStep({ onStarted }: { onStarted: (upload: StartedUpload) =
 
   // Upload offers the engines that run on our servers; the Local engine has its own page.
   const engines = (config.data?.engines ?? []).filter((e) => isServerEngine(e.engine));
-  const firstAvailable = engines.find((e) => e.available)?.engine;
-  const engine: ServerEngine | null = chosenEngine ?? (firstAvailable && isServerEngine(firstAvailable) ? firstAvailable : null);
+  const engine = pickEngine(engines, chosenEngine);
   const credits = profile.data?.credits ?? null;
 
   const selection = media.selection;

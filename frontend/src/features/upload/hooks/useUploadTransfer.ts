@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { GetUploadUrlRequest, GetUploadUrlResponse } from '@frametext/contracts';
-import { useAppDispatch } from '../../../app/store';
-import { toastShown } from '../../../app/uiSlice';
-import { errorMessage } from '../../../lib/api';
+import { useAppDispatch } from '../../../lib/store';
+import { toastShown } from '../../../lib/ui';
+import { api, errorCode, errorMessage } from '../../../lib/api';
 import { useGetUploadURLMutation, useUploadCompleteMutation } from '../api';
 import { putFile } from '../media';
 
@@ -51,6 +51,9 @@ export function useUploadTransfer(onStarted: (upload: StartedUpload) => void) {
       try {
         answer = await getUploadURL(request).unwrap();
       } catch (e) {
+        // The engine went away since the page read the engines (its workers stopped): read them again, so the
+        // wizard switches to one that is available and says why.
+        if (errorCode(e) === 'upload/engine-unavailable') dispatch(api.util.invalidateTags(['Config']));
         return fail(errorMessage(e, 'The upload could not be started. Please try again.'));
       }
       if (controller.signal.aborted) return setPhase('idle');

@@ -24,7 +24,7 @@ export const ExportTable = memo(function ExportTable({ frames, series }: Props) 
         )}
       </div>
       {series.length === 0 && <p className="muted small">Select blocks to see their values for every frame here.</p>}
-      <div className="table-wrap numerical-export__scroll" tabIndex={0} aria-label="Results to Export, scrollable">
+      <div className="table-wrap numerical-export__scroll" tabIndex={0} role="region" aria-label="Results to Export, scrollable">
         <table className="table numerical-export__table">
           <thead>
             <tr>

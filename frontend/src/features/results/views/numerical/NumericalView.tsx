@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useReducer, useState } from 'react';
 import { DEFAULT_TRACKING_SETTINGS, defaultSeriesName, orderByPosition, trackBlocks, type BlockSettings, type Track, type TrackingSettings } from '@frametext/text-analysis';
-import { useAppDispatch } from '../../../../app/store';
-import { toastShown } from '../../../../app/uiSlice';
+import { useAppDispatch } from '../../../../lib/store';
+import { toastShown } from '../../../../lib/ui';
 import { Spinner } from '../../../../components/Spinner';
 import { FrameSlider, LIVE_SLIDER_LIMIT } from '../../components/FrameSlider';
 import { FrameStage } from '../../components/FrameStage';

@@ -1,7 +1,7 @@
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import type { SeriesValues } from '@frametext/text-analysis';
-import { selectTheme } from '../../../../app/uiSlice';
-import { useAppSelector } from '../../../../app/store';
+import { selectTheme } from '../../../../lib/ui';
+import { useAppSelector } from '../../../../lib/store';
 import { downloadFile } from '../../../../lib/download';
 import { chartFileName, chartModel } from './chartData';
 import type { ChartColours } from './lineChart';

@@ -1,4 +1,5 @@
-import { memo, useEffect, useId, useState } from 'react';
+import { memo, useId } from 'react';
+import { useDraft } from '../../../../hooks/useDraft';
 import { TRACKING_LIMITS, type TrackingSettings } from '@frametext/text-analysis';
 
 interface Props {
@@ -39,8 +40,7 @@ const TEXTS: Record<keyof TrackingSettings, { label: string; value: (v: number) 
 
 function SettingSlider({ name, value, live, onCommit }: { name: keyof TrackingSettings; value: number; live: boolean; onCommit: (v: number) => void }) {
   const id = useId();
-  const [draft, setDraft] = useState(value);
-  useEffect(() => setDraft(value), [value]);
+  const [draft, setDraft] = useDraft(value);
   const { min, max, step } = TRACKING_LIMITS[name];
   const text = TEXTS[name];
   const commit = () => {

@@ -2,7 +2,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { makeStore } from '../../../../app/store';
+import { makeStore } from '../../../../lib/store';
 import { ToastHost } from '../../../../components/ToastHost';
 import { viewFromDetails } from '../../model';
 import { sampleDetails } from '../../testing';

@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { SLIDE_SIMILARITY_DEFAULT, overlapWithPrevious, similarToPrevious } from '@frametext/text-analysis';
-import { useAppDispatch } from '../../../../app/store';
-import { toastShown } from '../../../../app/uiSlice';
+import { useAppDispatch } from '../../../../lib/store';
+import { toastShown } from '../../../../lib/ui';
 import { FrameStage } from '../../components/FrameStage';
 import type { ViewProps } from '../../components/ResultsShell';
 import { frameLabel } from '../../model';

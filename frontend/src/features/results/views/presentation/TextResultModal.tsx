@@ -1,5 +1,5 @@
-import { useAppDispatch } from '../../../../app/store';
-import { toastShown } from '../../../../app/uiSlice';
+import { useAppDispatch } from '../../../../lib/store';
+import { toastShown } from '../../../../lib/ui';
 import { Modal } from '../../../../components/Modal';
 import { downloadFile } from '../../../../lib/download';
 
@@ -42,7 +42,7 @@ export function TextResultModal({ title, text, fileName, onClose }: Props) {
       }
     >
       <p className="muted small">{fileName}</p>
-      <pre className="slides-result" tabIndex={0} aria-label={`Contents of ${fileName}`}>
+      <pre className="slides-result" tabIndex={0} role="region" aria-label={`Contents of ${fileName}`}>
         {text}
       </pre>
     </Modal>

@@ -1,4 +1,5 @@
-import { useEffect, useId, useState } from 'react';
+import { useId } from 'react';
+import { useDraft } from '../../../../hooks/useDraft';
 import { VIEWER_CONFIDENCE_MAX, VIEWER_CONFIDENCE_MIN, type BlockFilters, type Range } from '@frametext/text-analysis';
 
 interface Props {
@@ -12,8 +13,7 @@ interface Props {
 /** A number box that keeps what is typed until it is a number, then reports it. */
 function NumberInput({ label, value, max, onValue }: { label: string; value: number; max: number; onValue: (v: number) => void }) {
   const id = useId();
-  const [draft, setDraft] = useState(String(value));
-  useEffect(() => setDraft(String(value)), [value]);
+  const [draft, setDraft] = useDraft(String(value));
   return (
     <div className="field region-filters__number">
       <label htmlFor={id}>{label}</label>

@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeStore } from '../../../../app/store';
+import { makeStore } from '../../../../lib/store';
 import { viewFromDetails, type ResultsView } from '../../model';
 import { sampleDetails } from '../../testing';
 import RegionView from './RegionView';

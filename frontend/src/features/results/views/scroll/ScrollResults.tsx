@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { formatClock, listItemsCsv, listItemsText, matchPercent, SCROLL_EXPORT_FILES, type DeduplicatedItems, type ListItem } from '@frametext/text-analysis';
 import { downloadFile } from '../../../../lib/download';
 import { frameLabel, type ResultsView } from '../../model';
@@ -34,7 +34,12 @@ function Stat({ label, value }: { label: string; value: number }) {
 export function ScrollResults({ view, result, ignoreDuplicates, framesScanned, onShow }: Props) {
   const items = ignoreDuplicates ? result.unique : result.all;
   const [shown, setShown] = useState(ROWS_PER_PAGE);
-  useEffect(() => setShown(ROWS_PER_PAGE), [result, ignoreDuplicates]);
+  // A new list starts again at its first page.
+  const [listShown, setListShown] = useState(items);
+  if (listShown !== items) {
+    setListShown(items);
+    setShown(ROWS_PER_PAGE);
+  }
 
   const times = view.format === 'Video' ? view.frames.map((f) => f.t) : [];
   const exportCsv = () => {

@@ -1,0 +1,81 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mockApi, renderApp, testSession } from '../testUtils';
+import { testConfig } from '../../testing/fakeGateway';
+import { PROFILE_WATCH_INTERVAL_MS, stopWatchingProfile } from '../../lib/credits/profileWatch';
+import { PurchaseCreditsModal } from './PurchaseCreditsModal';
+
+afterEach(() => {
+  stopWatchingProfile();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const config = { body: testConfig };
+const profile = (credits: number) => ({ body: { uid: 'u1', email: 'ada@example.com', credits, subscription_tier: 'free', firstLogin: false } });
+const pages = [{ path: '/buy', element: <PurchaseCreditsModal onClose={() => undefined} /> }];
+
+describe('PurchaseCreditsModal', () => {
+  it('lists the three packs with their prices and the balance', async () => {
+    mockApi({ 'GET /api/config': config, 'GET /api/getUserData': profile(42) });
+    renderApp('/buy', { session: testSession, pages });
+    const dialog = screen.getByRole('dialog', { name: 'Purchase Credits' });
+    expect(await screen.findByRole('button', { name: /100 credits \$1$/ })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /500 credits \$5$/ })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /2,500 credits \$20 20% off/ })).toBeInTheDocument();
+    await waitFor(() => expect(dialog).toHaveTextContent('42 credits'));
+    expect(within(dialog).getByRole('link', { name: 'Ask about an enterprise account' })).toHaveAttribute('href', 'mailto:support@frametext.app?subject=Enterprise%20Account%20Request');
+  });
+
+  it('asks for a checkout of the chosen pack and opens the payment page in a new tab', async () => {
+    const { calls } = mockApi({ 'GET /api/config': config, 'GET /api/getUserData': profile(42), 'POST /api/create-checkout-session': { body: { url: 'https://pay.example.com/s/1' } } });
+    const tab = { opener: {} } as unknown as Window;
+    const open = vi.spyOn(window, 'open').mockReturnValue(tab);
+    renderApp('/buy', { session: testSession, pages });
+    await userEvent.setup().click(await screen.findByRole('button', { name: /^500 credits/ }));
+    await waitFor(() => expect(open).toHaveBeenCalledWith('https://pay.example.com/s/1', '_blank'));
+    expect(tab.opener).toBeNull();
+    expect(calls).toContainEqual({ method: 'POST', path: '/api/create-checkout-session', body: { credits: 500 } });
+    expect(await screen.findByText(/payment page opened in a new tab/)).toBeInTheDocument();
+  });
+
+  it('shows the new balance without a reload: the profile is fetched again every 5 s after the payment page opened', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let paid = false;
+    const { calls } = mockApi({
+      'GET /api/config': config,
+      'GET /api/getUserData': () => profile(paid ? 542 : 42),
+      'POST /api/create-checkout-session': { body: { url: 'https://pay.example.com/s/2' } },
+    });
+    vi.spyOn(window, 'open').mockReturnValue({ opener: null } as unknown as Window);
+    renderApp('/buy', { session: testSession, pages });
+    const dialog = screen.getByRole('dialog', { name: 'Purchase Credits' });
+    await waitFor(() => expect(dialog).toHaveTextContent('Your balance: 42 credits'));
+    await userEvent.setup({ advanceTimers: vi.advanceTimersByTime }).click(await screen.findByRole('button', { name: /^500 credits/ }));
+    await screen.findByText(/payment page opened in a new tab/);
+
+    paid = true; // the webhook lands in the other tab
+    const fetchesBefore = calls.filter((c) => c.path === '/api/getUserData').length;
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(PROFILE_WATCH_INTERVAL_MS);
+    });
+    await waitFor(() => expect(dialog).toHaveTextContent('Your balance: 542 credits'));
+    expect(calls.filter((c) => c.path === '/api/getUserData').length).toBe(fetchesBefore + 1);
+  });
+
+  it("shows the server's words when the payment page cannot be made", async () => {
+    mockApi({
+      'GET /api/config': config,
+      'GET /api/getUserData': profile(42),
+      'POST /api/create-checkout-session': { status: 503, body: { error: { code: 'billing/payments-unavailable', message: 'Buying credits is not available on this server.' } } },
+    });
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const open = vi.spyOn(window, 'open');
+    renderApp('/buy', { session: testSession, pages });
+    await userEvent.setup().click(await screen.findByRole('button', { name: /^100 credits/ }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Buying credits is not available on this server.');
+    expect(open).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,4 @@
+export * from './access-tokens.js';
+export * from './revocations.js';
+export * from './workload.js';
+export * from './requests.js';

@@ -1,0 +1,114 @@
+// user.deleted.v1: a person deleted their account, and every upload of theirs goes as deleteUploads removes one.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildEnvelope } from '@frametext/service-kit';
+import { completed, detection, extracted, frameKey, newUploadId, newUserId, ocr, thumbKey } from './fixtures.js';
+import { eventually, startResults, type TestResults } from './helpers.js';
+
+let svc: TestResults;
+beforeAll(async () => {
+  svc = await startResults({}, {}, ['upload.deleted.v1', 'upload.processed.v1']);
+});
+afterAll(async () => {
+  await svc?.stop();
+});
+
+const deletedEvents = (userId: string) => svc.published.filter((p) => p.type === 'upload.deleted.v1' && p.data.userId === userId);
+const filesOf = (id: string) => svc.ctx.storage.list(`uploads/${id}`);
+async function deliver(...args: Parameters<TestResults['publish']>) {
+  await svc.service.waitHandled(await svc.publish(...args));
+}
+const accountDeleted = (uid: string) => ({ uid, deletedAt: new Date().toISOString() });
+
+/** An upload with its source, frames and thumbnails stored and `read` of its frames read (all of them: processed). */
+async function uploadOf(user: string, frames: number, read: number): Promise<string> {
+  const id = newUploadId();
+  await svc.ctx.storage.put(`uploads/${id}/source/video.mp4`, Buffer.from('video'), { contentType: 'video/mp4' });
+  for (let i = 0; i < frames; i += 1) {
+    await svc.ctx.storage.put(frameKey(id, i), Buffer.from(`frame ${i}`), { contentType: 'image/jpeg' });
+    await svc.ctx.storage.put(thumbKey(id, i), Buffer.from(`thumb ${i}`), { contentType: 'image/jpeg' });
+  }
+  await deliver('upload.completed.v1', completed(id, user, { maxFrames: frames }));
+  await deliver('frames.extracted.v1', extracted(id, frames));
+  for (let i = 0; i < read; i += 1) await deliver('ocr.completed.v1', ocr(id, i, [detection(`value ${i}`, 0)]));
+  return id;
+}
+
+describe('user.deleted.v1', () => {
+  it('deletes every upload of the person, processed or not: rows, files, one upload.deleted.v1 each; others keep theirs', async () => {
+    const me = newUserId();
+    const other = newUserId();
+    const processed = await uploadOf(me, 2, 2);
+    const processing = await uploadOf(me, 3, 1);
+    const theirs = await uploadOf(other, 2, 2);
+    expect((await svc.get('/api/getUploads', me)).body.data.uploads).toHaveLength(2);
+
+    await deliver('user.deleted.v1', accountDeleted(me));
+
+    expect((await svc.get('/api/getUploads', me)).body.data.uploads).toEqual([]);
+    for (const id of [processed, processing]) {
+      expect((await svc.get(`/api/checkUploadStatus/${id}`, me)).status).toBe(404);
+      expect(await svc.db('frames').where({ upload_id: id })).toEqual([]);
+      expect(await svc.db('purges').where({ upload_id: id }).first()).toMatchObject({ kind: 'deleted' });
+      await eventually(async () => (await filesOf(id)).length === 0);
+    }
+    await eventually(() => deletedEvents(me).length === 2);
+    expect(deletedEvents(me).map((e) => e.data).sort((a, b) => a.uploadId.localeCompare(b.uploadId))).toEqual(
+      [processed, processing].sort().map((uploadId) => ({ uploadId, userId: me })),
+    );
+    expect((await svc.get('/api/getUploads', other)).body.data.uploads.map((u: { id: string }) => u.id)).toEqual([theirs]);
+    expect(await filesOf(theirs)).not.toEqual([]);
+  });
+
+  it('late events of the deleted uploads bring nothing back, and an upload completed just before the deletion is deleted on arrival', async () => {
+    const me = newUserId();
+    const processing = await uploadOf(me, 2, 0);
+    await deliver('user.deleted.v1', accountDeleted(me));
+
+    // The OCR workers did not know: their frames still arrive.
+    await deliver('ocr.completed.v1', ocr(processing, 0, [detection('late', 0)]));
+    await deliver('ocr.completed.v1', ocr(processing, 1, [detection('later', 0)]));
+    expect(svc.published.filter((p) => p.type === 'upload.processed.v1' && p.data.uploadId === processing)).toEqual([]);
+
+    // uploadComplete answered a moment before the deletion; its upload.completed.v1 comes after user.deleted.v1.
+    const straggler = newUploadId();
+    await svc.ctx.storage.put(`uploads/${straggler}/sealed/1/source/video.mp4`, Buffer.from('video'), { contentType: 'video/mp4' });
+    await deliver('upload.completed.v1', completed(straggler, me));
+    expect(await svc.db('uploads').where({ id: straggler }).first()).toBeUndefined();
+    expect((await svc.get('/api/getUploads', me)).body.data.uploads).toEqual([]);
+    // Billing hears of it, so the credits it holds come back; its files go.
+    await eventually(() => deletedEvents(me).some((e) => e.data.uploadId === straggler));
+    await eventually(async () => (await filesOf(straggler)).length === 0);
+    // Its frames, extracted anyway, change nothing either.
+    await deliver('frames.extracted.v1', extracted(straggler, 2));
+    expect(await svc.db('uploads').where({ id: straggler }).first()).toBeUndefined();
+    expect(deletedEvents(me)).toHaveLength(2);
+  });
+
+  it('is replay-safe: a redelivery and a re-publication change nothing', async () => {
+    const me = newUserId();
+    const id = await uploadOf(me, 1, 1);
+    const envelope = buildEnvelope('user.deleted.v1', accountDeleted(me));
+    await svc.service.publishEnvelope(envelope);
+    await svc.service.waitHandled(envelope.id);
+    await eventually(() => deletedEvents(me).length === 1);
+
+    await svc.service.publishEnvelope(envelope);
+    await deliver('user.deleted.v1', accountDeleted(me));
+    // A marker behind them: once it is handled, both copies have been too.
+    const marker = newUserId();
+    await deliver('user.deleted.v1', accountDeleted(marker));
+    const written = (await svc.service.outbox()).filter((e) => e.type === 'upload.deleted.v1' && e.data.userId === me);
+    expect(written.map((e) => e.data)).toEqual([{ uploadId: id, userId: me }]);
+    expect(await svc.db('deleted_users').whereIn('user_id', [me, marker]).count({ n: '*' }).first()).toEqual({ n: 2 });
+  });
+
+  it('a person results never heard of is remembered all the same', async () => {
+    const stranger = randomUUID();
+    await deliver('user.deleted.v1', accountDeleted(stranger));
+    const id = newUploadId();
+    await deliver('upload.completed.v1', completed(id, stranger));
+    expect(await svc.db('uploads').where({ id }).first()).toBeUndefined();
+    await eventually(() => deletedEvents(stranger).length === 1);
+  });
+});

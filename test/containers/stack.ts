@@ -1,0 +1,50 @@
+// The compose stack that `npm run test:containers` started: its gateway's address and its containers, reached
+// with the same podman settings the run uses (it passes them in the environment).
+import { execFileSync } from 'node:child_process';
+import { UPSTREAM_SERVICE_NAMES } from '@frametext/contracts';
+
+export const BASE_URL = process.env.IT_BASE_URL ?? '';
+const PROJECT = process.env.IT_PROJECT ?? '';
+if (!BASE_URL || !PROJECT) throw new Error('run these tests with `npm run test:containers`: it starts the stack they test');
+
+/** The upstream services of the registry, as /api/health lists them. */
+export const UPSTREAM: string[] = [...UPSTREAM_SERVICE_NAMES];
+
+const podman = (args: string[]) => execFileSync('podman', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+
+export interface Container {
+  id: string;
+  name: string;
+}
+
+/** The running containers of one compose service. */
+export function containersOf(service: string): Container[] {
+  return podman(['ps', '--filter', `label=com.docker.compose.project=${PROJECT}`, '--filter', `label=com.docker.compose.service=${service}`, '--format', '{{.ID}} {{.Names}}'])
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [id, name] = line.split(' ');
+      return { id: id!, name: name! };
+    });
+}
+
+/** A container's log lines that are JSON (pino), parsed. */
+export function jsonLogs(container: Container): Record<string, any>[] {
+  const text = execFileSync('sh', ['-c', 'podman logs "$1" 2>&1', 'logs', container.id], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => {
+      try {
+        return JSON.parse(l) as Record<string, any>;
+      } catch {
+        return {};
+      }
+    });
+}
+
+/** SIGKILL: the container's processes get no chance to finish anything. */
+export function kill(container: Container): void {
+  podman(['kill', '--signal', 'KILL', container.id]);
+}
