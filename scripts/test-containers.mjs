@@ -21,12 +21,16 @@ const PROJECT = 'frametext-it';
 const TAG = 'local';
 const GATEWAY_PORT = process.env.IT_GATEWAY_PORT ?? '18080';
 const BASE_URL = `http://localhost:${GATEWAY_PORT}`;
-/** What the host needs: podman with netavark (DNS on internal networks), runc, compose, debootstrap; ffmpeg for the test media. */
+/**
+ * What the host needs: podman with netavark (DNS on internal networks) and the iptables it sets up bridges with (Debian's
+ * netavark does not pull it in), runc, compose, debootstrap; ffmpeg for the test media.
+ */
 const HOST_PACKAGES = [
   { bin: 'podman', pkg: ['podman', 'uidmap', 'slirp4netns', 'fuse-overlayfs'] },
   { bin: 'runc', pkg: ['runc'] },
   { file: '/usr/lib/podman/netavark', pkg: ['netavark'] },
   { file: '/usr/lib/podman/aardvark-dns', pkg: ['aardvark-dns'] },
+  { bin: 'iptables', pkg: ['iptables'] },
   { bin: 'docker-compose', pkg: ['docker-compose'] },
   { bin: 'debootstrap', pkg: ['debootstrap'] },
   { bin: 'ffmpeg', pkg: ['ffmpeg'] },
