@@ -17,3 +17,4 @@ export * from './storage/types.js';
 export * from './storage/index.js';
 export * from './runtime.js';
 export * from './limiter.js';
+export * from './host/cpu-budget.js';

@@ -70,7 +70,7 @@ export async function startService<C extends BaseConfig & { PORT: number }>(def:
   const schema = def.dbSchema ?? schemaName(def.name);
 
   await ensureDatabase(config.DATABASE_URL);
-  const db = createDb(config.DATABASE_URL, schema);
+  const db = createDb(config.DATABASE_URL, schema, { max: config.DB_POOL_MAX, applicationName: def.name });
   await migrate(db, schema, [...busMigrations, ...(def.migrations ?? [])]);
 
   const storage = def.usesStorage ? createStorage(config) : undefined;

@@ -18,6 +18,11 @@ export const baseConfigShape = {
   /** Address the HTTP server listens on: loopback, so only the gateway (or a co-located caller) reaches it; 0.0.0.0 in containers. */
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z.string().url().default('postgres://postgres:postgres@127.0.0.1:5432/frametext'),
+  /**
+   * Most Postgres connections one process opens. Message handlers hold one only for their short commit (slow work runs
+   * before it), so a few serve any concurrency: see docs/operations.md for what each service and replica needs.
+   */
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   RABBITMQ_URL: z.string().url().default('amqp://guest:guest@127.0.0.1:5672'),
   BUS_EXCHANGE: z.string().min(1).default('frametext.events'),
   BUS_PREFETCH: z.coerce.number().int().min(1).max(1000).default(8),

@@ -13,14 +13,22 @@ export interface Migration {
 // int8 (bigint, count(*)) as JS numbers: our counters stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
+/** How a service's pool is sized and named. */
+export interface PoolSettings {
+  /** Most connections the pool opens: what one replica of the service can take of Postgres' max_connections. */
+  max?: number;
+  /** Shown in pg_stat_activity.application_name, so an operator (and a test) can count each service's connections. */
+  applicationName?: string;
+}
+
 /** A knex pool whose search_path is the service's own schema: each service owns its tables. */
-export function createDb(url: string, schema: string, pool: { min?: number; max?: number } = {}): Knex {
+export function createDb(url: string, schema: string, pool: PoolSettings = {}): Knex {
   assertSchemaName(schema);
   return knex({
     client: 'pg',
-    connection: url,
+    connection: { connectionString: url, ...(pool.applicationName ? { application_name: pool.applicationName } : {}) },
     searchPath: [schema, 'public'],
-    pool: { min: pool.min ?? 0, max: pool.max ?? 10 },
+    pool: { min: 0, max: pool.max ?? 10 },
     acquireConnectionTimeout: 10_000,
   });
 }

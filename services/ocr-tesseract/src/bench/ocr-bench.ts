@@ -1,10 +1,9 @@
-import { availableParallelism } from 'node:os';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { configSchema, tesseractEnv } from '../config.js';
-import { Limiter } from '@frametext/service-kit';
+import { cpuBudget, Limiter } from '@frametext/service-kit';
 import { recognizeFrame, type Pass } from '../domain/recognize.js';
 import { runTesseract } from '../domain/tesseract.js';
 import { parseTsv } from '../domain/tsv.js';
@@ -76,7 +75,7 @@ const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
  */
 export async function runOcrBench(opts: OcrBenchOptions = {}): Promise<OcrBenchFigures> {
   const log = opts.log ?? (() => undefined);
-  const config = configSchema.parse({ OCR_CONCURRENCY: String(opts.concurrency ?? availableParallelism()) });
+  const config = configSchema.parse({ OCR_CONCURRENCY: String(opts.concurrency ?? cpuBudget()) });
   const dir = opts.frames ? undefined : await mkdtemp(join(tmpdir(), 'ocr-bench-'));
   try {
     const t0 = performance.now();

@@ -1,17 +1,21 @@
 import { OCR_REQUESTED_BINDINGS } from '@frametext/contracts';
-import { enqueueEvent, on, type Consumer } from '@frametext/service-kit';
+import { enqueueEvent, onPrepared, type Consumer } from '@frametext/service-kit';
 import { ocrFrame, type OcrFrameDeps } from '../domain/ocr-frame.js';
 
-/** ocr.requested.v1 for the server engine -> ocr.completed.v1, written to the outbox in the handler's transaction. */
+/**
+ * ocr.requested.v1 for the server engine -> ocr.completed.v1. Tesseract runs in the prepare step, with no transaction
+ * open, so a worker holds a database connection only for the short commit of the outcome (inbox row and outbox event),
+ * whatever its concurrency.
+ */
 export function ocrConsumers(deps: OcrFrameDeps, maxAttempts: number): Consumer[] {
   return [
-    on(
+    onPrepared(
       'ocr.requested.v1',
-      async (event, ctx) => {
-        const result = await ocrFrame(event.data, ctx.attempt, deps, maxAttempts);
-        if (result.failureReason) ctx.log.warn({ uploadId: result.uploadId, frameIndex: result.frameIndex, reason: result.failureReason }, 'frame completed without text');
-        else ctx.log.info({ uploadId: result.uploadId, frameIndex: result.frameIndex, lines: result.detections.length, durationMs: result.durationMs }, 'frame read');
-        await enqueueEvent(ctx.trx, 'ocr.completed.v1', result);
+      (event, ctx) => ocrFrame(event.data, ctx.attempt, deps, maxAttempts),
+      async (_event, { trx, log, prepared: result }) => {
+        if (result.failureReason) log.warn({ uploadId: result.uploadId, frameIndex: result.frameIndex, reason: result.failureReason }, 'frame completed without text');
+        else log.info({ uploadId: result.uploadId, frameIndex: result.frameIndex, lines: result.detections.length, durationMs: result.durationMs }, 'frame read');
+        await enqueueEvent(trx, 'ocr.completed.v1', result);
       },
       OCR_REQUESTED_BINDINGS.server,
     ),
