@@ -10,7 +10,6 @@ import { startServices, waitUntilHealthy } from '../scripts/lib/services.mjs';
 import { portOpen } from '../scripts/lib/sh.mjs';
 
 const BASE = 'http://localhost:8080';
-const VHOST = 'frametext_bench';
 const norm = (s) => s.replace(/\s+/g, ' ').trim();
 
 /** fetch, tried once more when a kept-alive connection turns out closed before any answer (idle between cases). */
@@ -23,7 +22,7 @@ async function send(url, init) {
   }
 }
 
-async function api(method, route, body, token) {
+export async function api(method, route, body, token) {
   const res = await send(`${BASE}/api${route}`, {
     method,
     headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -36,7 +35,7 @@ async function api(method, route, body, token) {
 }
 
 /** Uploads a video through the public contract and follows it to processed; returns timings and results. */
-async function runThroughPipeline(token, video, intervalSeconds) {
+export async function runThroughPipeline(token, video, intervalSeconds) {
   const t0 = performance.now();
   const { urls, uploadID } = await api('POST', '/getUploadURL', {
     isVideo: true,
@@ -111,20 +110,26 @@ function pipelineFrames(details, intervalSeconds) {
   return details.results.ocrResults.map((r, i) => ({ t: r.t ?? i * intervalSeconds, text: (r.detections ?? []).map((d) => d.text).join('\n') }));
 }
 
-export async function benchPipeline() {
-  if (await portOpen(8080)) throw new Error('port 8080 is taken (is `npm start` running?): stop it to run the pipeline benchmark');
-  const dir = mkdtempSync(path.join(tmpdir(), 'frametext-bench-'));
-  try { execFileSync('rabbitmqctl', ['add_vhost', VHOST], { stdio: 'ignore' }); } catch { /* exists */ }
-  execFileSync('rabbitmqctl', ['set_permissions', '-p', VHOST, 'guest', '.*', '.*', '.*'], { stdio: 'ignore' });
+/**
+ * Runs `fn` against a whole product of its own (database, broker vhost and data folder made for the run and removed
+ * after), with a signed-up user holding credits: `fn({ token, dir, running })`. `env` adds settings.
+ */
+export async function withBenchStack(name, env, fn) {
+  if (await portOpen(8080)) throw new Error('port 8080 is taken (is `npm start` running?): stop it to run the benchmarks that start the product');
+  const dir = mkdtempSync(path.join(tmpdir(), `frametext-${name}-`));
+  const vhost = `frametext_${name}`;
+  try { execFileSync('rabbitmqctl', ['add_vhost', vhost], { stdio: 'ignore' }); } catch { /* exists */ }
+  execFileSync('rabbitmqctl', ['set_permissions', '-p', vhost, 'guest', '.*', '.*', '.*'], { stdio: 'ignore' });
   const running = startServices({
     quiet: true,
     env: {
       DATA_DIR: path.join(dir, 'data'),
-      DATABASE_URL: 'postgres://postgres:postgres@127.0.0.1:5432/frametext_bench',
-      RABBITMQ_URL: `amqp://guest:guest@127.0.0.1:5672/${VHOST}`,
+      DATABASE_URL: `postgres://postgres:postgres@127.0.0.1:5432/frametext_${name}`,
+      RABBITMQ_URL: `amqp://guest:guest@127.0.0.1:5672/${vhost}`,
       LOG_LEVEL: 'warn',
       DEMO_SEED: 'false',
       FREE_CREDITS: '1000',
+      ...env,
     },
   });
   try {
@@ -137,7 +142,16 @@ export async function benchPipeline() {
       if (profile.credits > 0) break;
       await new Promise((r) => setTimeout(r, 100));
     }
+    return await fn({ token: idToken, dir, running, vhost });
+  } finally {
+    await running.stop();
+    try { execFileSync('rabbitmqctl', ['delete_vhost', vhost], { stdio: 'ignore' }); } catch { /* gone */ }
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
+export function benchPipeline() {
+  return withBenchStack('bench', {}, async ({ token, dir }) => {
     const cases = [
       { name: 'charger screen, 60 s 720p at 1 s', video: await makeChargerVideo({ dir, seconds: 60 }), interval: 1 },
       { name: 'telemetry numbers over a moving picture, 60 s 720p at 1 s', video: await makeTelemetryVideo({ dir, seconds: 60 }), interval: 1 },
@@ -145,7 +159,7 @@ export async function benchPipeline() {
     const rows = [];
     for (const c of cases) {
       const bare = bareTesseract(c.video, c.interval, dir);
-      const ours = await runThroughPipeline(idToken, c.video, c.interval);
+      const ours = await runThroughPipeline(token, c.video, c.interval);
       const frames = ours.details.results.ocrResults.length;
       rows.push({
         case: c.name,
@@ -158,11 +172,7 @@ export async function benchPipeline() {
       });
     }
     return rows;
-  } finally {
-    await running.stop();
-    try { execFileSync('rabbitmqctl', ['delete_vhost', VHOST], { stdio: 'ignore' }); } catch { /* gone */ }
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 export function printPipeline(rows) {

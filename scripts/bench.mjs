@@ -12,21 +12,31 @@ try {
 
 const pct = (x) => `${(x * 100).toFixed(1)}%`;
 
-// `npm run bench -- tracking` runs only the tracking benchmark (a few seconds; no OCR, no services).
+// `npm run bench -- tracking` runs only the tracking benchmark (a few seconds; no OCR, no services); `-- scale` only
+// the scale benchmark.
 const only = process.argv[2];
-log('block tracking of the Numerical view: 360 frames of 100 detections...');
-const { runTrackingBench, printTrackingBench } = await import('../packages/text-analysis/bench/tracking.bench.mjs');
-printTrackingBench(runTrackingBench());
-if (only === 'tracking') process.exit(0);
+if (!only || only === 'tracking') {
+  log('block tracking of the Numerical view: 360 frames of 100 detections...');
+  const { runTrackingBench, printTrackingBench } = await import('../packages/text-analysis/bench/tracking.bench.mjs');
+  printTrackingBench(runTrackingBench());
+}
 
-log('OCR recognizer: 60 generated 720p frames of white captions and numbers over a moving picture...');
-const { runOcrBench } = await import('../services/ocr-tesseract/dist/bench/ocr-bench.js');
-const ocr = await runOcrBench({ count: 60 });
-console.log(`\nOCR recognizer vs a bare tesseract loop, same ${ocr.frames} frames (${ocr.width}x${ocr.height}), ${ocr.concurrency} worker processes`);
-console.log(`    throughput  ours ${ocr.pipeline.framesPerSecond} frames/s   bare ${ocr.bare.framesPerSecond} frames/s   ratio ${ocr.throughputRatio.toFixed(2)}x (target >= 0.80x)`);
-console.log(`    accuracy    ours ${pct(ocr.pipeline.accuracy)}   bare ${pct(ocr.bare.accuracy)} of ${ocr.pipeline.valuesTotal} known values (target ours >= 95% where bare < 50%)`);
-console.log(`    second pass on the white mask ran on ${pct(ocr.pipeline.maskPassShare)} of frames`);
+if (!only) {
+  log('OCR recognizer: 60 generated 720p frames of white captions and numbers over a moving picture...');
+  const { runOcrBench } = await import('../services/ocr-tesseract/dist/bench/ocr-bench.js');
+  const ocr = await runOcrBench({ count: 60 });
+  console.log(`\nOCR recognizer vs a bare tesseract loop, same ${ocr.frames} frames (${ocr.width}x${ocr.height}), ${ocr.concurrency} worker processes`);
+  console.log(`    throughput  ours ${ocr.pipeline.framesPerSecond} frames/s   bare ${ocr.bare.framesPerSecond} frames/s   ratio ${ocr.throughputRatio.toFixed(2)}x (target >= 0.80x)`);
+  console.log(`    accuracy    ours ${pct(ocr.pipeline.accuracy)}   bare ${pct(ocr.bare.accuracy)} of ${ocr.pipeline.valuesTotal} known values (target ours >= 95% where bare < 50%)`);
+  console.log(`    second pass on the white mask ran on ${pct(ocr.pipeline.maskPassShare)} of frames`);
 
-const { benchPipeline, printPipeline } = await import('../bench/pipeline.mjs');
-log('whole pipeline through the API (about two minutes)...');
-printPipeline(await benchPipeline());
+  const { benchPipeline, printPipeline } = await import('../bench/pipeline.mjs');
+  log('whole pipeline through the API (about two minutes)...');
+  printPipeline(await benchPipeline());
+}
+
+if (!only || only === 'scale') {
+  const { benchScale, printScale } = await import('../bench/scale.mjs');
+  log('scale: one 240-frame upload with one OCR worker, then two (about three minutes)...');
+  printScale(await benchScale());
+}

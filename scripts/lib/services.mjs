@@ -88,10 +88,12 @@ export function startServices({ env = {}, quiet = false } = {}) {
   const restarts = new Map();
   let stopping = false;
 
-  function launch(service, delayMs = RESTART_MIN_MS) {
-    const logFile = path.join(logsDir, `${service}.log`);
+  // `name` tells apart the processes of one service (`ocr-tesseract`, `ocr-tesseract-2`); `extraEnv` is theirs alone.
+  function launch(service, delayMs = RESTART_MIN_MS, name = service, extraEnv = {}) {
+    const logFile = path.join(logsDir, `${name}.log`);
     const entry = path.join(ROOT, 'services', service, 'dist', 'main.js');
-    const child = spawn(process.execPath, ['--enable-source-maps', entry], { cwd: path.join(ROOT, 'services', service), env: baseEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = { ...baseEnv, ...extraEnv };
+    const child = spawn(process.execPath, ['--enable-source-maps', entry], { cwd: path.join(ROOT, 'services', service), env, stdio: ['ignore', 'pipe', 'pipe'] });
     const file = createWriteStream(logFile, { flags: 'a', mode: 0o600 });
     const started = Date.now();
     let lastError;
@@ -105,7 +107,7 @@ export function startServices({ env = {}, quiet = false } = {}) {
           const line = buffer.slice(0, nl);
           buffer = buffer.slice(nl + 1);
           lastError = errorOf(line) ?? lastError;
-          if (!quiet && line.trim()) process.stdout.write(`${prettyLine(service, line)}\n`);
+          if (!quiet && line.trim()) process.stdout.write(`${prettyLine(name, line)}\n`);
         }
       });
     }
@@ -113,22 +115,28 @@ export function startServices({ env = {}, quiet = false } = {}) {
       file.end();
       if (stopping) return;
       const next = Date.now() - started >= STABLE_AFTER_MS ? RESTART_MIN_MS : delayMs;
-      log(`${service} stopped (${exitReason(code, signal, lastError)}); starting it again in ${next / 1000} s. Log: ${logFile}`);
+      log(`${name} stopped (${exitReason(code, signal, lastError)}); starting it again in ${next / 1000} s. Log: ${logFile}`);
       restarts.set(
-        service,
+        name,
         setTimeout(() => {
-          restarts.delete(service);
-          if (!stopping) launch(service, Math.min(RESTART_MAX_MS, next * 2));
+          restarts.delete(name);
+          if (!stopping) launch(service, Math.min(RESTART_MAX_MS, next * 2), name, extraEnv);
         }, next),
       );
     });
-    children.set(service, child);
+    children.set(name, child);
   }
 
   for (const service of SERVICES) launch(service);
 
   return {
     children,
+    /** Starts one more process of a consuming service (another OCR worker, say), on a port of its own; returns its name. */
+    addReplica(service) {
+      const name = `${service}-${[...children.keys()].filter((k) => k === service || k.startsWith(`${service}-`)).length + 1}`;
+      launch(service, RESTART_MIN_MS, name, { PORT: '0' });
+      return name;
+    },
     stop: () => {
       stopping = true;
       for (const timer of restarts.values()) clearTimeout(timer);

@@ -82,6 +82,7 @@ export async function startService<C extends BaseConfig & { PORT: number }>(def:
     service: def.name,
     prefetch: config.BUS_PREFETCH,
     maxAttempts: config.BUS_MAX_ATTEMPTS,
+    maxInterruptions: config.BUS_MAX_INTERRUPTIONS,
     retryDelayMs: config.BUS_RETRY_DELAY_MS,
     logger,
     db,

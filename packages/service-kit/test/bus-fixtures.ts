@@ -3,10 +3,10 @@ import { connect, type ChannelModel, type GetMessage } from 'amqplib';
 import type { EventData } from '@frametext/contracts';
 import { createBus } from '../src/bus/bus.js';
 import { busMigrations } from '../src/bus/migrations.js';
-import { declareExchange, queueNames } from '../src/bus/topology.js';
+import { allQueueNames, declareExchange, type RetryPolicy } from '../src/bus/topology.js';
 import type { Bus, BusOptions, Consumer } from '../src/bus/types.js';
 import { createDb, migrate, type Knex, type Migration } from '../src/db/index.js';
-import { TEST_DATABASE_URL, TEST_RABBITMQ_URL, testLogger, uniqueName } from '../src/testing/index.js';
+import { TEST_DATABASE_URL, TEST_RABBITMQ_URL, TEST_RETRY_POLICY, testLogger, uniqueName } from '../src/testing/index.js';
 
 /** What handlers in these tests do: one row per handled event, written in the handler's transaction. */
 const effectsMigration: Migration = {
@@ -48,6 +48,8 @@ export class BusWorld {
   private readonly schemas: ServiceSchema[] = [];
   private readonly buses: Bus[] = [];
   private readonly services = new Set<string>();
+  /** Retry settings of the buses started per service, so cleanup finds their retry queues. */
+  private readonly policies = new Map<string, RetryPolicy[]>();
   private admin: ChannelModel | undefined;
 
   async schema(): Promise<ServiceSchema> {
@@ -67,12 +69,14 @@ export class BusWorld {
 
   bus(service: string, at: ServiceSchema, overrides: Partial<BusOptions> = {}): Bus {
     this.services.add(service);
+    this.policies.set(service, [...(this.policies.get(service) ?? []), { retryDelayMs: overrides.retryDelayMs ?? 200, maxAttempts: overrides.maxAttempts ?? 3 }]);
     const bus = createBus({
       url: TEST_RABBITMQ_URL,
       exchange: this.exchange,
       service,
       prefetch: 4,
       maxAttempts: 3,
+      maxInterruptions: 2,
       retryDelayMs: 200,
       logger: testLogger('bus-test'),
       db: at.db,
@@ -130,7 +134,7 @@ export class BusWorld {
     const admin = await this.broker().catch(() => undefined);
     if (admin) {
       for (const service of this.services) {
-        for (const queue of Object.values(queueNames(service))) {
+        for (const queue of new Set((this.policies.get(service) ?? [TEST_RETRY_POLICY]).flatMap((p) => allQueueNames(service, p)))) {
           const ch = await admin.createChannel();
           ch.on('error', () => undefined);
           await ch.deleteQueue(queue).catch(() => undefined);

@@ -269,6 +269,34 @@ describe('consuming', () => {
   });
 });
 
+describe('retries that wait different times', () => {
+  it('do not block each other: a first retry (1 s) is not held behind a later one (2 s) that was queued before it', async () => {
+    const w = newWorld();
+    const s = await w.schema();
+    const service = w.serviceName();
+    const failUntil = new Map<string, number>();
+    const handledAt = new Map<string, number>();
+    const failedAt = new Map<string, number[]>();
+    const flaky = on('user.created.v1', async (event, { attempt }) => {
+      if (attempt < (failUntil.get(event.data.email) ?? 0)) {
+        failedAt.set(event.data.email, [...(failedAt.get(event.data.email) ?? []), attempt]);
+        throw new Error(`not yet (attempt ${attempt})`);
+      }
+      handledAt.set(event.data.email, Date.now());
+    });
+    const bus = await w.startBus(service, s, [flaky], { maxAttempts: 3, retryDelayMs: 1_000 });
+
+    // "slow" fails twice: its second retry waits 2 s. Right after it is queued for that, "quick" fails once: 1 s.
+    failUntil.set('slow@example.com', 3);
+    failUntil.set('quick@example.com', 2);
+    await bus.publish(buildEnvelope('user.created.v1', userCreated('slow@example.com')));
+    await eventually(() => failedAt.get('slow@example.com')?.length === 2, 10_000, 10);
+    await bus.publish(buildEnvelope('user.created.v1', userCreated('quick@example.com')));
+    await eventually(() => handledAt.size === 2, 10_000, 20);
+    expect(handledAt.get('quick@example.com')!).toBeLessThan(handledAt.get('slow@example.com')!);
+  }, 20_000);
+});
+
 describe('prepare: slow work before the transaction', () => {
   it('runs the work with no transaction open, hands its result to the commit, and skips it for a message already handled', async () => {
     const w = newWorld();

@@ -37,7 +37,7 @@ export function createBus(opts: BusOptions): Bus {
     async setup(session: BrokerSession) {
       await declareExchange(session.publisher, opts.exchange);
       if (runner && session.consumer) {
-        await declareServiceQueues(session.consumer, opts.exchange, opts.service, runner.bindings());
+        await declareServiceQueues(session.consumer, opts.exchange, opts.service, runner.bindings(), { retryDelayMs: opts.retryDelayMs, maxAttempts: opts.maxAttempts });
         await runner.attach(session);
       }
     },
@@ -64,6 +64,7 @@ export function createBus(opts: BusOptions): Bus {
           logger: log,
           prefetch: opts.prefetch,
           maxAttempts: opts.maxAttempts,
+          maxInterruptions: opts.maxInterruptions,
           retryDelayMs: opts.retryDelayMs,
           consumers,
           sendToQueue: (queue, content, options) => publishConfirmed(link, publishTimeoutMs, '', queue, content, options),

@@ -5,7 +5,7 @@ import type { Logger } from '../logging/logger.js';
 import { runWithContext } from '../logging/context.js';
 import { decodeMessage, headerText } from './codec.js';
 import type { BrokerSession } from './connection.js';
-import { queueNames } from './topology.js';
+import { queueNames, retryDelay, retryQueueName } from './topology.js';
 import type { Consumer } from './types.js';
 
 export const ATTEMPT_HEADER = 'x-attempt';
@@ -18,6 +18,8 @@ export interface ConsumerRunnerOptions {
   logger: Logger;
   prefetch: number;
   maxAttempts: number;
+  /** Deliveries of one attempt that may end without an answer (the worker died) before it is dead-lettered. */
+  maxInterruptions: number;
   retryDelayMs: number;
   consumers: Consumer[];
   /** Sends a message straight to a queue with publisher confirms (retry and dead-letter queues). */
@@ -42,9 +44,24 @@ function ownHeaders(msg: ConsumeMessage): Record<string, unknown> {
   return headers;
 }
 
-/** Retry n waits retryDelay * 2^(n-1): quick for a blip, longer for an outage. */
-export function retryDelay(baseMs: number, attempt: number): number {
-  return baseMs * 2 ** Math.max(0, attempt - 1);
+/**
+ * Records that handling of this message and attempt starts, in its own statement (it stays if the process dies), and
+ * returns how many times it has started: more than once means earlier deliveries ended with no answer, because the
+ * worker died (out of memory, killed, evicted) or lost its connection before acking. Handler errors are not counted
+ * here; they go through the retry queue with the next attempt number. A message prefetched but never started is not
+ * counted either. The row goes once the message is settled.
+ */
+async function countStart(db: Knex, messageId: string, attempt: number): Promise<number> {
+  const rows: { count: number }[] = await db('interrupted_deliveries')
+    .insert({ message_id: messageId, attempt, count: 1 })
+    .onConflict(['message_id', 'attempt'])
+    .merge({ count: db.raw('interrupted_deliveries.count + 1') })
+    .returning('count');
+  return rows[0]!.count;
+}
+
+async function forgetStarts(db: Knex, messageId: string): Promise<void> {
+  await db('interrupted_deliveries').where({ message_id: messageId }).delete();
 }
 
 /**
@@ -133,6 +150,16 @@ export class ConsumerRunner {
     }
     const attempt = attemptOf(msg);
     const log = this.opts.logger.child({ eventId: envelope.id, eventType: envelope.type, attempt });
+    const starts = await countStart(this.opts.db, envelope.id, attempt);
+    if (starts - 1 > this.opts.maxInterruptions) {
+      const reason = `its handling stopped ${starts - 1} times with no answer (the worker died: out of memory, killed or evicted)`;
+      log.error({ interruptions: starts - 1 }, `message sent to the dead-letter queue: ${reason}`);
+      await this.deadLetter(msg, { [DEAD_REASON_HEADER]: reason, [ATTEMPT_HEADER]: attempt });
+      this.ack(channel, msg);
+      await forgetStarts(this.opts.db, envelope.id).catch(() => undefined);
+      return;
+    }
+    if (starts > 1) log.warn({ interruptions: starts - 1 }, 'handling again: an earlier delivery ended with no answer');
     try {
       let prepared: unknown;
       if (consumer.prepare) {
@@ -140,6 +167,7 @@ export class ConsumerRunner {
         if (await this.opts.db('inbox').where({ message_id: envelope.id }).first()) {
           log.info('already handled; redelivery ignored');
           this.ack(channel, msg);
+          await forgetStarts(this.opts.db, envelope.id).catch(() => undefined);
           return;
         }
         prepared = await consumer.prepare(envelope as never, { log, attempt });
@@ -148,6 +176,7 @@ export class ConsumerRunner {
       const afterCommit = (work: () => Promise<unknown>) => void committed.push(work);
       const handled = await this.opts.db.transaction(async (trx) => {
         const inserted = await trx('inbox').insert({ message_id: envelope.id, type: envelope.type }).onConflict('message_id').ignore().returning('message_id');
+        await forgetStarts(trx, envelope.id);
         if (inserted.length === 0) return false;
         await consumer.handler(envelope as never, { trx, log, attempt, prepared, afterCommit });
         return true;
@@ -165,13 +194,13 @@ export class ConsumerRunner {
       } else {
         const delay = retryDelay(this.opts.retryDelayMs, attempt);
         log.warn({ err, retryInMs: delay }, 'handler failed; will retry');
-        await this.opts.sendToQueue(this.queues.retry, msg.content, {
+        await this.opts.sendToQueue(retryQueueName(this.opts.service, delay), msg.content, {
           ...this.republishProperties(msg),
-          expiration: String(delay),
           headers: { ...ownHeaders(msg), [ATTEMPT_HEADER]: attempt + 1, [LAST_ERROR_HEADER]: lastError },
         });
       }
       this.ack(channel, msg);
+      await forgetStarts(this.opts.db, envelope.id).catch(() => undefined);
     }
   }
 

@@ -38,6 +38,20 @@ export const busMigrations: Migration[] = [
       await db.raw('create trigger outbox_notify after insert on outbox for each statement execute function outbox_notify()');
     },
   },
+  {
+    // Deliveries that ended without an answer (the worker died: out of memory, killed, evicted), counted per message
+    // and attempt, so a message that keeps killing its worker is dead-lettered instead of coming back forever.
+    name: '0002_kit_interrupted_deliveries',
+    async up(db) {
+      await db.schema.createTable('interrupted_deliveries', (t) => {
+        t.uuid('message_id').notNullable();
+        t.integer('attempt').notNullable();
+        t.integer('count').notNullable();
+        t.timestamp('first_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.primary(['message_id', 'attempt']);
+      });
+    },
+  },
 ];
 
 /** The Postgres NOTIFY channel the outbox trigger of `schema` signals (identifiers stop at 63 bytes). */

@@ -1,8 +1,35 @@
 import type { Channel } from 'amqplib';
 
-/** The queues of a consuming service: its work queue, where failed messages wait, and where dead ones rest. */
-export function queueNames(service: string): { main: string; retry: string; dlq: string } {
-  return { main: service, retry: `${service}.retry`, dlq: `${service}.dlq` };
+/** How a consuming service retries: a failed attempt n waits retryDelayMs * 2^(n-1), up to maxAttempts attempts. */
+export interface RetryPolicy {
+  retryDelayMs: number;
+  maxAttempts: number;
+}
+
+/** Retry n waits retryDelay * 2^(n-1): quick for a blip, longer for an outage. */
+export function retryDelay(baseMs: number, attempt: number): number {
+  return baseMs * 2 ** Math.max(0, attempt - 1);
+}
+
+/** The delays a policy uses, one per attempt that can be retried. */
+export function retryDelays(policy: RetryPolicy): number[] {
+  return Array.from({ length: Math.max(0, policy.maxAttempts - 1) }, (_, i) => retryDelay(policy.retryDelayMs, i + 1));
+}
+
+/** Where a message waits before going back to `service` after `delayMs`: one queue per delay. */
+export function retryQueueName(service: string, delayMs: number): string {
+  return `${service}.retry.${delayMs}ms`;
+}
+
+/** The queues of a consuming service: its work queue and where dead messages rest (retry queues: retryQueueName). */
+export function queueNames(service: string): { main: string; dlq: string } {
+  return { main: service, dlq: `${service}.dlq` };
+}
+
+/** Every queue a consuming service declares, for tools and tests that remove them. */
+export function allQueueNames(service: string, policy: RetryPolicy): string[] {
+  const q = queueNames(service);
+  return [q.main, ...retryDelays(policy).map((d) => retryQueueName(service, d)), q.dlq];
 }
 
 /** Where messages that no queue is bound for end up (for example, published before their consumer first started). */
@@ -23,14 +50,20 @@ export async function declareExchange(channel: Channel, exchange: string): Promi
 }
 
 /**
- * Declares `<service>` bound by each pattern, `<service>.retry` whose expired messages go back to
- * `<service>` through the default exchange (each message carries its own delay), and `<service>.dlq`.
- * Declaring is idempotent, so it runs again after every reconnect.
+ * Declares `<service>` bound by each pattern; for each retry delay, `<service>.retry.<delay>ms`, whose messages all
+ * wait that long (the queue's own TTL) and then go back to `<service>` through the default exchange, so a long wait
+ * never holds back a shorter one behind it; and `<service>.dlq`. Declaring is idempotent, so it runs again after every
+ * reconnect; a changed delay makes new queues (the old ones empty themselves into `<service>` as their messages expire).
  */
-export async function declareServiceQueues(channel: Channel, exchange: string, service: string, bindings: string[]): Promise<void> {
+export async function declareServiceQueues(channel: Channel, exchange: string, service: string, bindings: string[], policy: RetryPolicy): Promise<void> {
   const q = queueNames(service);
   await channel.assertQueue(q.main, { durable: true });
   for (const pattern of new Set(bindings)) await channel.bindQueue(q.main, exchange, pattern);
-  await channel.assertQueue(q.retry, { durable: true, arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': q.main } });
+  for (const delay of retryDelays(policy)) {
+    await channel.assertQueue(retryQueueName(service, delay), {
+      durable: true,
+      arguments: { 'x-message-ttl': delay, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': q.main },
+    });
+  }
   await channel.assertQueue(q.dlq, { durable: true });
 }

@@ -58,10 +58,12 @@ export function onPrepared<T extends EventType, P>(
 export interface BusOptions {
   url: string;
   exchange: string;
-  /** The consuming service's name: its queue is `<service>`, retries `<service>.retry`, dead letters `<service>.dlq`. */
+  /** The consuming service's name: its queue is `<service>`, retries wait in `<service>.retry.<delay>ms`, dead letters in `<service>.dlq`. */
   service: string;
   prefetch: number;
   maxAttempts: number;
+  /** Deliveries of one attempt that may end with no answer (the worker died) before the message is dead-lettered. */
+  maxInterruptions: number;
   retryDelayMs: number;
   logger: Logger;
   /** The service's database (its schema holds outbox and inbox). Required to consume or to run the relay. */

@@ -27,6 +27,11 @@ export const baseConfigShape = {
   BUS_EXCHANGE: z.string().min(1).default('frametext.events'),
   BUS_PREFETCH: z.coerce.number().int().min(1).max(1000).default(8),
   BUS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
+  /**
+   * Times one delivery of a message may end with no answer (its worker died: out of memory, killed, evicted) before
+   * it goes to the dead-letter queue, so a message that kills every worker that takes it does not come back forever.
+   */
+  BUS_MAX_INTERRUPTIONS: z.coerce.number().int().min(0).max(50).default(3),
   BUS_RETRY_DELAY_MS: z.coerce.number().int().min(10).default(5_000),
   HTTP_BODY_LIMIT: z.string().default('1mb'),
   /** Longest a client may take to send the request line and headers; then 408 (slow-header attacks). */

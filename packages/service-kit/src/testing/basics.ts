@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { baseConfigSchema, parseConfig, type BaseConfig } from '../config/index.js';
+import type { RetryPolicy } from '../bus/topology.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 
 /** Database used by tests; each test file works in schemas of its own inside it. */
@@ -10,6 +11,9 @@ export const TEST_RABBITMQ_URL = process.env.TEST_RABBITMQ_URL ?? 'amqp://guest:
 export function uniqueName(prefix: string): string {
   return `${prefix.replace(/[^a-z0-9_]/g, '_')}_${randomBytes(4).toString('hex')}`;
 }
+
+/** Retries in tests: quick, and few. */
+export const TEST_RETRY_POLICY: RetryPolicy = { retryDelayMs: 200, maxAttempts: 3 };
 
 /**
  * Environment for a service under test: the test database, a private exchange, fast retries, quiet logs, any free
@@ -22,8 +26,8 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
     DATABASE_URL: TEST_DATABASE_URL,
     RABBITMQ_URL: TEST_RABBITMQ_URL,
     BUS_EXCHANGE: uniqueName('test_exchange'),
-    BUS_RETRY_DELAY_MS: '200',
-    BUS_MAX_ATTEMPTS: '3',
+    BUS_RETRY_DELAY_MS: String(TEST_RETRY_POLICY.retryDelayMs),
+    BUS_MAX_ATTEMPTS: String(TEST_RETRY_POLICY.maxAttempts),
     SHUTDOWN_TIMEOUT_MS: '5000',
     PORT: '0',
     ...overrides,

@@ -3,7 +3,8 @@ import { buildEnvelope } from '../bus/outbox.js';
 import { createBus } from '../bus/bus.js';
 import type { Bus } from '../bus/types.js';
 import type { Envelope, EventData, EventType } from '@frametext/contracts';
-import { eventually, testLogger, TEST_RABBITMQ_URL, uniqueName } from './basics.js';
+import { allQueueNames } from '../bus/topology.js';
+import { eventually, testLogger, TEST_RABBITMQ_URL, TEST_RETRY_POLICY, uniqueName } from './basics.js';
 
 /** One event seen on the exchange: its routing key and envelope. */
 export interface SeenEvent {
@@ -61,6 +62,7 @@ export async function startPublisher(exchange: string): Promise<TestPublisher> {
     service: uniqueName('test_publisher'),
     prefetch: 1,
     maxAttempts: 1,
+    maxInterruptions: 0,
     retryDelayMs: 100,
     logger: testLogger('publisher'),
   });
@@ -76,12 +78,12 @@ export async function startPublisher(exchange: string): Promise<TestPublisher> {
   };
 }
 
-/** Removes what a test made on the broker: its exchange (with the unrouted one) and each service's three queues. */
+/** Removes what a test made on the broker: its exchange (with the unrouted one) and each service's queues. */
 export async function deleteBrokerObjects(exchange: string, services: string[]): Promise<void> {
   // A test may have restarted the broker on purpose: wait for it to come back.
   const conn = await eventually(() => connect(TEST_RABBITMQ_URL), 20_000, 500);
   try {
-    for (const name of [...services.flatMap((s) => [s, `${s}.retry`, `${s}.dlq`]), `${exchange}.unrouted`]) {
+    for (const name of [...services.flatMap((s) => allQueueNames(s, TEST_RETRY_POLICY)), `${exchange}.unrouted`]) {
       const ch = await conn.createChannel();
       ch.on('error', () => undefined);
       await ch.deleteQueue(name).catch(() => undefined);
