@@ -18,6 +18,8 @@ const RUNTIME_PACKAGES = [
 const TEST_PACKAGES = [
   { bin: 'chromium', pkg: ['chromium'] },
   { bin: 'docker-compose', pkg: ['docker-compose'] },
+  // promtool checks deploy/monitoring's Prometheus config and alert rules.
+  { bin: 'promtool', pkg: ['prometheus'] },
   // A single-node Ceph RADOS Gateway: the real S3 server the s3 storage driver is tested against.
   // Optional: where it cannot be installed the s3 tests say so and are skipped.
   { bin: 'radosgw', pkg: ['radosgw', 'ceph-mon', 'ceph-osd', 'ceph-common'], optional: true },

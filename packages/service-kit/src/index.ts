@@ -18,3 +18,5 @@ export * from './storage/index.js';
 export * from './runtime.js';
 export * from './limiter.js';
 export * from './host/cpu-budget.js';
+export * from './metrics/definitions.js';
+export * from './metrics/server.js';

@@ -13,6 +13,9 @@ import type { Bus, Consumer } from './bus/types.js';
 import { createStorage } from './storage/index.js';
 import type { ObjectStorage } from './storage/types.js';
 import type { EventType } from '@frametext/contracts';
+import { registerServiceGauges } from './metrics/collectors.js';
+import { createServiceMetrics, type ServiceMetrics } from './metrics/definitions.js';
+import { metricsPort, serveMetrics, type MetricsServer } from './metrics/server.js';
 
 export interface ServiceDeps<C extends BaseConfig> {
   config: C;
@@ -23,6 +26,8 @@ export interface ServiceDeps<C extends BaseConfig> {
   app: Express;
   /** Checks callers: users by their own access token, services by their workload token; and mints this service's. */
   auth: ServiceAuth;
+  /** The process's Prometheus metrics: the kit records HTTP, bus, outbox, queue and pool figures; services add theirs. */
+  metrics: ServiceMetrics;
 }
 
 export interface ServiceDefinition<C extends BaseConfig & { PORT: number }> {
@@ -54,6 +59,8 @@ export interface ServiceDefinition<C extends BaseConfig & { PORT: number }> {
 
 export interface RunningService<C extends BaseConfig> {
   port: number;
+  /** Where `GET /metrics` answers; undefined with METRICS_PORT=off. */
+  metricsPort: number | undefined;
   deps: ServiceDeps<C>;
   /** Graceful stop: readiness turns 503, HTTP stops taking requests and finishes those in hand, consumers finish, connections close. */
   stop(): Promise<void>;
@@ -76,6 +83,7 @@ export async function startService<C extends BaseConfig & { PORT: number }>(def:
   const storage = def.usesStorage ? createStorage(config) : undefined;
   if (storage) await storage.ensureReady();
 
+  const metrics = createServiceMetrics(def.name);
   const bus = createBus({
     url: config.RABBITMQ_URL,
     exchange: config.BUS_EXCHANGE,
@@ -87,17 +95,19 @@ export async function startService<C extends BaseConfig & { PORT: number }>(def:
     logger,
     db,
     schema,
+    metrics,
   });
 
-  const http = createHttpApp({ name: def.name, logger, bodyLimit: config.HTTP_BODY_LIMIT, rawBodyPaths: def.rawBodyPaths });
+  const http = createHttpApp({ name: def.name, logger, bodyLimit: config.HTTP_BODY_LIMIT, rawBodyPaths: def.rawBodyPaths, metrics });
   const auth: ServiceAuth = { workloads: new WorkloadCredentials(config.SERVICE_TOKEN_SECRET, def.role ?? def.name) };
-  const deps: ServiceDeps<C> = { config, logger, db, bus, storage, app: http.app, auth };
+  const deps: ServiceDeps<C> = { config, logger, db, bus, storage, app: http.app, auth, metrics };
   const revoked = def.authenticatesUsers ? revokedSessionsFor(def, deps) : undefined;
   if (def.authenticatesUsers) auth.users = createAccessTokenVerifier(accessTokenSettings(config), revoked);
   attachAuth(http.app, auth);
 
   const consumers = def.consumers?.(deps) ?? [];
   assertConsumers(def.name, def.consumes ?? [], consumers);
+  registerServiceGauges(metrics, { db, bus, service: def.name, consumes: consumers.length > 0 });
 
   const readiness: Record<string, ReadinessCheck> = {
     postgres: () => pingDb(db),
@@ -113,22 +123,28 @@ export async function startService<C extends BaseConfig & { PORT: number }>(def:
   finishHttpApp(http.app, logger);
 
   await bus.start(consumers);
-  let server: RunningServer;
+  let server: RunningServer | undefined;
+  let metricsServer: MetricsServer | undefined;
   try {
     server = await listen(http.app, config.PORT, config.HOST, serverTimeouts(config));
+    const port = metricsPort(config.METRICS_PORT, config.PORT);
+    if (port !== 'off') metricsServer = await serveMetrics(metrics.registry, port, config.HOST);
   } catch (err) {
+    await server?.close();
     await bus.close();
     await db.destroy();
     throw err;
   }
+  const api = server;
   revoked?.start();
-  logger.info({ host: config.HOST, port: server.port, schema }, `${def.name} ready`);
+  logger.info({ host: config.HOST, port: api.port, metricsPort: metricsServer?.port, schema }, `${def.name} ready`);
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       http.setDraining();
-      await server.close();
+      await api.close();
+      await metricsServer?.close();
       await revoked?.stop();
       await bus.close();
       if (stopHook) await stopHook();
@@ -136,7 +152,7 @@ export async function startService<C extends BaseConfig & { PORT: number }>(def:
       logger.info(`${def.name} stopped`);
     })());
 
-  return { port: server.port, deps, stop };
+  return { port: api.port, metricsPort: metricsServer?.port, deps, stop };
 }
 
 /** The ended sessions a service with signed-in routes follows: its own source, identity's feed, or none when turned off. */

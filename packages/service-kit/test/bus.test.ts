@@ -358,19 +358,19 @@ describe('prepare: slow work before the transaction', () => {
   });
 });
 
-describe('queueConsumers', () => {
-  it('counts the consumers of a queue, and 0 for a queue that does not exist, without breaking the bus', async () => {
+describe('queueStats', () => {
+  it('counts the consumers and ready messages of a queue, and 0 for a queue that does not exist, without breaking the bus', async () => {
     const w = newWorld();
     const s = await w.schema();
     const consuming = w.serviceName();
     const bus = await w.startBus(consuming, s, [recordEffect()]);
-    expect(await bus.queueConsumers(consuming)).toBe(1);
-    expect(await bus.queueConsumers(uniqueName('no_such_queue'))).toBe(0);
+    expect(await bus.queueStats(consuming)).toEqual({ messages: 0, consumers: 1 });
+    expect(await bus.queueStats(uniqueName('no_such_queue'))).toEqual({ messages: 0, consumers: 0 });
     // The 404 closed only the probe's own channel: the bus still consumes.
     await bus.publish(buildEnvelope('user.created.v1', userCreated('still@example.com')));
     await eventually(async () => (await s.effects()).length === 1);
     await bus.close();
-    await expect(bus.queueConsumers(consuming)).rejects.toThrow(/Not connected/);
+    await expect(bus.queueStats(consuming)).rejects.toThrow(/Not connected/);
   });
 });
 

@@ -29,7 +29,7 @@ const PAYMENTS_LOG = {
 export function billingService(config: BillingConfig, opts: BillingServiceOptions = {}): ServiceDefinition<BillingConfig> {
   const payments = paymentProviderFor(config);
   let engines: ReturnType<typeof engineAvailability> | undefined;
-  const enginesOf = (bus: Bus) => (engines ??= engineAvailability({ queueConsumers: (q) => bus.queueConsumers(q), cloudQueue: config.OCR_CLOUD_QUEUE }));
+  const enginesOf = (bus: Bus) => (engines ??= engineAvailability({ queueConsumers: async (q) => (await bus.queueStats(q)).consumers, cloudQueue: config.OCR_CLOUD_QUEUE }));
   return {
     name: opts.name ?? 'billing',
     config,

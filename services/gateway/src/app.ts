@@ -9,6 +9,8 @@ import {
   createAccessTokenVerifier,
   createFsObjectRouter,
   createHttpApp,
+  createServiceMetrics,
+  type ServiceMetrics,
   createStorage,
   finishHttpApp,
   httpRevocationSource,
@@ -28,6 +30,8 @@ import { spaRouter } from './spa.js';
 export interface Gateway {
   app: Express;
   http: HttpApp;
+  /** Its Prometheus metrics (requests by route), served apart from the API by main. */
+  metrics: ServiceMetrics;
   /** The fs object store served at /files, when STORAGE_DRIVER is fs. */
   storage: ObjectStorage | undefined;
   /** Starts following ended sessions (identity's feed). */
@@ -58,7 +62,8 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
   });
 
   // Bodies stream through untouched: services parse their own JSON, and webhook signatures need the raw bytes.
-  const http = createHttpApp({ name: 'gateway', logger, parseJson: false });
+  const metrics = createServiceMetrics('gateway');
+  const http = createHttpApp({ name: 'gateway', logger, parseJson: false, metrics });
   const { app } = http;
   app.set('trust proxy', config.TRUST_PROXY);
   if (storage) http.readiness.storage = () => storage.ping();
@@ -79,6 +84,7 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
   return {
     app,
     http,
+    metrics,
     storage,
     start: () => revoked?.start(),
     close: async () => {

@@ -29,6 +29,8 @@ export const gatewayConfigSchema = serviceConfig({
   PORT: z.coerce.number().int().min(0).max(65535).default(servicePort('gateway')),
   /** The public door: every interface (the services behind it listen on loopback). */
   HOST: z.string().min(1).default('0.0.0.0'),
+  /** Where the metrics listener (METRICS_PORT) binds: loopback, unlike the public HOST; 0.0.0.0 in containers for Prometheus. */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   UPLOAD_URL: localUrl('upload'),
   FRAME_EXTRACTION_URL: localUrl('frame-extraction'),
   OCR_TESSERACT_URL: localUrl('ocr-tesseract'),

@@ -1,4 +1,4 @@
-import { createLogger, listen, loadConfigOrExit, serverTimeouts } from '@frametext/service-kit';
+import { createLogger, listen, loadConfigOrExit, metricsPort, serveMetrics, serverTimeouts } from '@frametext/service-kit';
 import { gatewayConfigSchema } from './config.js';
 import { createGateway } from './app.js';
 
@@ -9,8 +9,10 @@ async function main(): Promise<void> {
   const gateway = createGateway(config, { logger });
   await gateway.storage?.ensureReady();
   const server = await listen(gateway.app, config.PORT, config.HOST, serverTimeouts(config));
+  const port = metricsPort(config.METRICS_PORT, config.PORT);
+  const metricsServer = port === 'off' ? undefined : await serveMetrics(gateway.metrics.registry, port, config.METRICS_HOST);
   gateway.start();
-  logger.info({ port: server.port, spaDir: config.SPA_DIR, storage: config.STORAGE_DRIVER }, 'gateway ready');
+  logger.info({ port: server.port, metricsPort: metricsServer?.port, spaDir: config.SPA_DIR, storage: config.STORAGE_DRIVER }, 'gateway ready');
 
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -26,6 +28,7 @@ async function main(): Promise<void> {
     gateway.http.setDraining();
     server.close().then(
       async () => {
+        await metricsServer?.close();
         await gateway.close();
         logger.info('gateway stopped');
         process.exit(0);

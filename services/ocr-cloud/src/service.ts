@@ -59,7 +59,7 @@ export function ocrCloudService(config: Config, opts: OcrCloudOptions): ServiceD
   return {
     ...common,
     consumes: ['ocr.requested.v1'],
-    consumers: ({ storage }) => {
+    consumers: ({ storage, metrics }) => {
       if (!storage) throw new Error('ocr-cloud needs the object store');
       return cloudOcrConsumers(
         {
@@ -71,6 +71,7 @@ export function ocrCloudService(config: Config, opts: OcrCloudOptions): ServiceD
           failedUploads: new FailedUploads(),
         },
         config.BUS_MAX_ATTEMPTS,
+        metrics,
       );
     },
     setup({ logger }) {

@@ -40,7 +40,7 @@ export function ocrTesseractService(config: Config, opts: OcrServiceOptions = {}
     usesStorage: true,
     logger: opts.logger,
     consumes: ['ocr.requested.v1'],
-    consumers: ({ storage }) => {
+    consumers: ({ storage, metrics }) => {
       if (!storage) throw new Error('ocr-tesseract needs the object store');
       return ocrConsumers(
         {
@@ -49,6 +49,7 @@ export function ocrTesseractService(config: Config, opts: OcrServiceOptions = {}
           recognize: (image, mediaContent) => limiter.run(() => recognizeFrame(image, recognizeOptions, (pgm) => runTesseract(pgm, tesseract), mediaContent)),
         },
         config.BUS_MAX_ATTEMPTS,
+        metrics,
       );
     },
     readiness: () => ({

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '@frametext/service-kit';
-import { eventually, testLogger } from '@frametext/service-kit/testing';
+import { eventually, sampleOf, testLogger } from '@frametext/service-kit/testing';
 import type { Config } from '../src/config.js';
 import { ocrTesseractService } from '../src/service.js';
 import { makeFrame } from './fixtures.js';
@@ -48,6 +48,19 @@ describe('ocr-tesseract service', () => {
     const done = await eventually(() => world.completed.find((c) => c.uploadId === uploadId), 20_000);
     expect(done.detections).toEqual([]);
     expect(done.failureReason).toMatch(/could not be read/);
+  });
+
+  it('shows on its metrics listener the frames it read, their time, the messages it handled, its queue, outbox and pool', async () => {
+    const text = await (await fetch(`http://127.0.0.1:${running.metricsPort}/metrics`)).text();
+    const value = (name: string, labels: Record<string, string> = {}) => sampleOf(text, name, { service: world.name, ...labels });
+    expect(value('frametext_frames_read_total', { engine: 'server', outcome: 'read' })).toBeGreaterThanOrEqual(1);
+    expect(value('frametext_frames_read_total', { engine: 'server', outcome: 'unreadable' })).toBeGreaterThanOrEqual(1);
+    expect(value('frametext_ocr_frame_seconds_count', { engine: 'server' })).toBeGreaterThanOrEqual(2);
+    expect(value('frametext_bus_messages_total', { queue: world.name, outcome: 'handled' })).toBeGreaterThanOrEqual(2);
+    expect(value('frametext_queue_consumers', { queue: world.name })).toBe(1);
+    expect(value('frametext_queue_messages', { queue: `${world.name}.dlq` })).toBe(0);
+    expect(value('frametext_outbox_backlog')).toBe(0);
+    expect(value('frametext_db_pool_connections', { state: 'pending' })).toBe(0);
   });
 
   it('is ready only when tesseract answers', async () => {

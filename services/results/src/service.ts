@@ -7,6 +7,7 @@ import { purgeStoredFiles, runRetention } from './domain/deletion.js';
 import { failStalledUploads } from './domain/watchdog.js';
 import { resultsRoutes } from './http/routes.js';
 import { RESULTS_CONSUMES, resultsConsumers } from './messaging/consumers.js';
+import { registerUploadGauges } from './data/upload-gauges.js';
 
 export interface ResultsServiceOptions {
   /** Service name: also its queue name (tests pass a unique one). */
@@ -22,7 +23,7 @@ export interface ResultsServiceOptions {
 
 function contextOf(config: ResultsConfig, deps: ServiceDeps<ResultsConfig>): ResultsContext {
   if (!deps.storage) throw new Error('results needs the object store');
-  return { config, db: deps.db, storage: deps.storage, logger: deps.logger };
+  return { config, db: deps.db, storage: deps.storage, logger: deps.logger, metrics: deps.metrics };
 }
 
 /** The results service as the kit runs it: consumers, the endpoints, the scheduled jobs (retention, purge, watchdog) and the demo seed. */
@@ -43,6 +44,7 @@ export function resultsService(config: ResultsConfig, opts: ResultsServiceOption
       const c = context(deps);
       deps.app.use('/api', resultsRoutes(c));
       opts.onContext?.(c);
+      registerUploadGauges(deps.metrics, c.db);
 
       // Each job runs on every replica (they lock with SKIP LOCKED); a run still going when the next is due is skipped.
       const running = new Set<Promise<unknown>>();

@@ -46,7 +46,7 @@ export function uploadService(config: Config, opts: UploadServiceOptions = {}): 
         storage,
         logger,
         billing: opts.billing ?? httpBillingClient({ baseUrl: config.BILLING_URL, timeoutMs: config.BILLING_TIMEOUT_MS, logger, credentials: auth.workloads }),
-        engines: engineAvailability({ queueConsumers: (q) => bus.queueConsumers(q), cloudQueue: config.OCR_CLOUD_QUEUE }),
+        engines: engineAvailability({ queueConsumers: async (q) => (await bus.queueStats(q)).consumers, cloudQueue: config.OCR_CLOUD_QUEUE }),
       };
       app.use('/api', uploadRoutes(ctx));
       opts.onContext?.(ctx);

@@ -4,7 +4,7 @@ import { checkEnvelope, encodeEnvelope, envelopeProperties } from './codec.js';
 import { BrokerLink, type BrokerSession } from './connection.js';
 import { ConsumerRunner } from './consumer.js';
 import { publishConfirmed } from './publisher.js';
-import { countQueueConsumers } from './queue-probe.js';
+import { queueStats } from './queue-probe.js';
 import { OutboxRelay } from './relay.js';
 import { declareExchange, declareServiceQueues } from './topology.js';
 import type { Bus, BusOptions, Consumer } from './types.js';
@@ -65,6 +65,7 @@ export function createBus(opts: BusOptions): Bus {
           prefetch: opts.prefetch,
           maxAttempts: opts.maxAttempts,
           maxInterruptions: opts.maxInterruptions,
+          metrics: opts.metrics,
           retryDelayMs: opts.retryDelayMs,
           consumers,
           sendToQueue: (queue, content, options) => publishConfirmed(link, publishTimeoutMs, '', queue, content, options),
@@ -95,10 +96,10 @@ export function createBus(opts: BusOptions): Bus {
       if (!link.current()) throw unavailable('bus/unavailable', 'Not connected to the message broker.');
     },
 
-    async queueConsumers(queue: string) {
+    async queueStats(queue: string) {
       const session = link.current();
       if (!session) throw unavailable('bus/unavailable', 'Not connected to the message broker.');
-      return countQueueConsumers(session.connection, queue);
+      return queueStats(session.connection, queue);
     },
 
     close() {

@@ -7,6 +7,7 @@ import { decodeMessage, headerText } from './codec.js';
 import type { BrokerSession } from './connection.js';
 import { queueNames, retryDelay, retryQueueName } from './topology.js';
 import type { Consumer } from './types.js';
+import type { BusOutcome, ServiceMetrics } from '../metrics/definitions.js';
 
 export const ATTEMPT_HEADER = 'x-attempt';
 export const LAST_ERROR_HEADER = 'x-last-error';
@@ -22,6 +23,8 @@ export interface ConsumerRunnerOptions {
   maxInterruptions: number;
   retryDelayMs: number;
   consumers: Consumer[];
+  /** Counts what became of each message (Prometheus), when the service has metrics. */
+  metrics?: Pick<ServiceMetrics, 'busMessages'>;
   /** Sends a message straight to a queue with publisher confirms (retry and dead-letter queues). */
   sendToQueue(queue: string, content: Buffer, options: Options.Publish): Promise<void>;
 }
@@ -124,6 +127,7 @@ export class ConsumerRunner {
         this.opts.logger.error({ reason: decoded.reason, messageId: msg.properties.messageId }, 'poison message sent to the dead-letter queue');
         await this.deadLetter(msg, { [DEAD_REASON_HEADER]: headerText(decoded.reason) });
         this.ack(channel, msg);
+        this.count('dead_lettered');
         return;
       }
       const envelope = decoded.envelope;
@@ -146,6 +150,7 @@ export class ConsumerRunner {
       this.opts.logger.error({ eventId: envelope.id, type: envelope.type }, reason);
       await this.deadLetter(msg, { [DEAD_REASON_HEADER]: reason });
       this.ack(channel, msg);
+      this.count('dead_lettered');
       return;
     }
     const attempt = attemptOf(msg);
@@ -156,6 +161,7 @@ export class ConsumerRunner {
       log.error({ interruptions: starts - 1 }, `message sent to the dead-letter queue: ${reason}`);
       await this.deadLetter(msg, { [DEAD_REASON_HEADER]: reason, [ATTEMPT_HEADER]: attempt });
       this.ack(channel, msg);
+      this.count('dead_lettered');
       await forgetStarts(this.opts.db, envelope.id).catch(() => undefined);
       return;
     }
@@ -167,6 +173,7 @@ export class ConsumerRunner {
         if (await this.opts.db('inbox').where({ message_id: envelope.id }).first()) {
           log.info('already handled; redelivery ignored');
           this.ack(channel, msg);
+          this.count('duplicate');
           await forgetStarts(this.opts.db, envelope.id).catch(() => undefined);
           return;
         }
@@ -183,14 +190,17 @@ export class ConsumerRunner {
       });
       if (!handled) log.info('already handled; redelivery ignored');
       this.ack(channel, msg);
+      this.count(handled ? 'handled' : 'duplicate');
       for (const work of committed) {
         await work().catch((err: unknown) => log.warn({ err }, 'work after the commit failed; what it left is for the service\'s own jobs'));
       }
     } catch (err) {
       const lastError = headerText(errorText(err));
+      this.count('failed');
       if (attempt >= this.opts.maxAttempts) {
         log.error({ err }, `handler failed ${attempt} times; message sent to the dead-letter queue`);
         await this.deadLetter(msg, { [LAST_ERROR_HEADER]: lastError, [DEAD_REASON_HEADER]: `handler failed ${attempt} times`, [ATTEMPT_HEADER]: attempt });
+        this.count('dead_lettered');
       } else {
         const delay = retryDelay(this.opts.retryDelayMs, attempt);
         log.warn({ err, retryInMs: delay }, 'handler failed; will retry');
@@ -198,10 +208,15 @@ export class ConsumerRunner {
           ...this.republishProperties(msg),
           headers: { ...ownHeaders(msg), [ATTEMPT_HEADER]: attempt + 1, [LAST_ERROR_HEADER]: lastError },
         });
+        this.count('retried');
       }
       this.ack(channel, msg);
       await forgetStarts(this.opts.db, envelope.id).catch(() => undefined);
     }
+  }
+
+  private count(outcome: BusOutcome): void {
+    this.opts.metrics?.busMessages.inc({ queue: this.queues.main, outcome });
   }
 
   private async deadLetter(msg: ConsumeMessage, headers: Record<string, unknown>): Promise<void> {

@@ -14,7 +14,7 @@ export const CLOUD_UNCHECKED_REASON = 'Cloud AI cannot be checked right now (the
 export const ENGINE_CHECK_CACHE_MS = 2_000;
 
 export interface EngineAvailabilityOptions {
-  /** Counts a queue's consumers (the bus's queueConsumers). */
+  /** Counts a queue's consumers (the bus's queueStats). */
   queueConsumers(queue: string): Promise<number>;
   /** The Cloud AI workers' queue: ocr-cloud's service name. */
   cloudQueue: string;

@@ -1,6 +1,8 @@
 import type { Envelope, EventData, EventType } from '@frametext/contracts';
 import type { Knex } from '../db/index.js';
 import type { Logger } from '../logging/logger.js';
+import type { QueueStats } from './queue-probe.js';
+import type { ServiceMetrics } from '../metrics/definitions.js';
 
 export interface HandlerContext {
   /** The transaction the inbox row is written in: write the handler's state changes (and outbox events) here. */
@@ -74,6 +76,8 @@ export interface BusOptions {
   connectTimeoutMs?: number;
   /** How long publish() waits for a connection and a confirm (retrying across reconnects) before it throws. Default 10 s. */
   publishTimeoutMs?: number;
+  /** The service's metrics: consumed messages are counted by outcome. */
+  metrics?: ServiceMetrics;
   /** Interval of the outbox sweep that re-sends whatever a crash or an outage left behind. Default 2 s. */
   relaySweepMs?: number;
 }
@@ -87,8 +91,8 @@ export interface Bus {
   flushOutbox(): Promise<number>;
   /** Throws if the broker connection is not usable (readiness). */
   ping(): Promise<void>;
-  /** How many consumers a queue has right now (0 when it does not exist); throws when the broker is not reachable. */
-  queueConsumers(queue: string): Promise<number>;
+  /** A queue's ready messages and consumers right now (0 and 0 when it does not exist); throws when the broker is not reachable. */
+  queueStats(queue: string): Promise<QueueStats>;
   /** Stops taking messages, waits for handlers in hand, stops the relay and closes the connection. */
   close(): Promise<void>;
 }

@@ -33,6 +33,11 @@ export const baseConfigShape = {
    */
   BUS_MAX_INTERRUPTIONS: z.coerce.number().int().min(0).max(50).default(3),
   BUS_RETRY_DELAY_MS: z.coerce.number().int().min(10).default(5_000),
+  /**
+   * Port of the Prometheus metrics listener (`GET /metrics`), apart from the API so the gateway never exposes it;
+   * default the HTTP port + 1000 (9101 for identity's 8101), `off` to serve none.
+   */
+  METRICS_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]).optional(),
   HTTP_BODY_LIMIT: z.string().default('1mb'),
   /** Longest a client may take to send the request line and headers; then 408 (slow-header attacks). */
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),

@@ -6,6 +6,7 @@ import type { Logger } from '../logging/logger.js';
 import { CORRELATION_HEADER, runWithContext, sanitizeCorrelationId } from '../logging/context.js';
 import { AppError, toErrorResponse } from '../errors/index.js';
 import { storableTextGuard } from './storable-text.js';
+import type { ServiceMetrics } from '../metrics/definitions.js';
 
 export type ReadinessCheck = () => Promise<void>;
 
@@ -19,6 +20,8 @@ export interface HttpAppOptions {
   rawBodyPaths?: string[];
   /** Set false where the JSON parser must not run at all (the gateway streams bodies through). */
   parseJson?: boolean;
+  /** Requests are counted and timed by route template and status class. */
+  metrics?: Pick<ServiceMetrics, 'httpRequests' | 'httpDuration'>;
 }
 
 export interface HttpApp {
@@ -27,6 +30,13 @@ export interface HttpApp {
   readiness: Record<string, ReadinessCheck>;
   /** Marks the service as draining: readiness answers 503 so load balancers stop sending work. */
   setDraining(): void;
+}
+
+/** A request's route as declared (`/api/getUploadDetails/:id`), never the raw path, so labels stay few. */
+function routeTemplate(req: Request, status: number): string {
+  const path = (req.route as { path?: unknown } | undefined)?.path;
+  if (typeof path === 'string') return `${req.baseUrl}${path}`;
+  return status === 404 ? 'unmatched' : 'other';
 }
 
 /**
@@ -49,6 +59,11 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       if (req.path.startsWith('/health/')) return;
+      if (opts.metrics) {
+        const route = routeTemplate(req, res.statusCode);
+        opts.metrics.httpRequests.inc({ method: req.method, route, status_class: `${Math.floor(res.statusCode / 100)}xx` });
+        opts.metrics.httpDuration.observe({ method: req.method, route }, ms / 1000);
+      }
       runWithContext({ correlationId }, () =>
         opts.logger.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms) }, 'http request'),
       );

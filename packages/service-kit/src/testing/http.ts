@@ -127,3 +127,17 @@ function dechunk(raw: Buffer): Buffer | undefined {
     at = eol + 2 + size + 2;
   }
 }
+
+/**
+ * The value of one sample in Prometheus' text format: the line of metric `name` whose labels include `labels`
+ * (in any order). NaN when there is none.
+ */
+export function sampleOf(text: string, name: string, labels: Record<string, string> = {}): number {
+  for (const line of text.split('\n')) {
+    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const have = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
+    if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(match[3]);
+  }
+  return Number.NaN;
+}

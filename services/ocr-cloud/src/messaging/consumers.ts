@@ -1,5 +1,5 @@
 import { OCR_REQUESTED_BINDINGS } from '@frametext/contracts';
-import { enqueueEvent, onPrepared, type Consumer } from '@frametext/service-kit';
+import { enqueueEvent, onPrepared, recordFrameRead, type Consumer, type ServiceMetrics } from '@frametext/service-kit';
 import { readCloudFrame, type CloudOcrDeps } from '../domain/read-frame.js';
 
 /**
@@ -7,7 +7,7 @@ import { readCloudFrame, type CloudOcrDeps } from '../domain/read-frame.js';
  * transaction open; the outcome is then written to the outbox in the inbox transaction, as ocr.completed.v1, or as
  * upload.failed.v1 (stage ocr) when Google refused the engine itself. The message is acked only after that commit.
  */
-export function cloudOcrConsumers(deps: CloudOcrDeps, maxAttempts: number): Consumer[] {
+export function cloudOcrConsumers(deps: CloudOcrDeps, maxAttempts: number, metrics?: ServiceMetrics): Consumer[] {
   return [
     onPrepared(
       'ocr.requested.v1',
@@ -22,6 +22,7 @@ export function cloudOcrConsumers(deps: CloudOcrDeps, maxAttempts: number): Cons
         if (result.failureReason) log.warn({ uploadId: result.uploadId, frameIndex: result.frameIndex, reason: result.failureReason }, 'frame completed without text');
         else log.debug({ uploadId: result.uploadId, frameIndex: result.frameIndex, lines: result.detections.length, durationMs: result.durationMs }, 'frame read');
         await enqueueEvent(trx, 'ocr.completed.v1', result);
+        if (metrics) recordFrameRead(metrics, result);
       },
       OCR_REQUESTED_BINDINGS.cloud,
     ),

@@ -179,8 +179,13 @@ export async function saveResults(trx: Knex.Transaction, row: Omit<ResultsRow, '
     .merge();
 }
 
-export async function markProcessed(trx: Knex.Transaction, uploadId: string): Promise<void> {
-  await trx('uploads').where({ id: uploadId }).update({ status: 'processed', processed_at: trx.fn.now(), failure_reason: null });
+/** Marks an upload processed; returns the seconds since its file was received (null when that is unknown). */
+export async function markProcessed(trx: Knex.Transaction, uploadId: string): Promise<number | null> {
+  const rows: { seconds: number | null }[] = await trx('uploads')
+    .where({ id: uploadId })
+    .update({ status: 'processed', processed_at: trx.fn.now(), failure_reason: null })
+    .returning(trx.raw('extract(epoch from (processed_at - uploaded_at))::float8 as seconds'));
+  return rows[0]?.seconds ?? null;
 }
 
 export async function findUpload(db: Knex | Knex.Transaction, uploadId: string): Promise<UploadRow | undefined> {

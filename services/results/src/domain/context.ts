@@ -1,4 +1,4 @@
-import type { Knex, Logger, ObjectStorage } from '@frametext/service-kit';
+import type { Knex, Logger, ObjectStorage, ServiceMetrics } from '@frametext/service-kit';
 import type { ResultsConfig } from '../config.js';
 
 /** What the results use cases work with. */
@@ -7,6 +7,8 @@ export interface ResultsContext {
   db: Knex;
   storage: ObjectStorage;
   logger: Logger;
+  /** Upload processing times are recorded here (absent in use-case tests without a running service). */
+  metrics?: Pick<ServiceMetrics, 'uploadDuration'>;
 }
 
 /** Every object of an upload lives under this folder. */

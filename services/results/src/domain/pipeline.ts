@@ -98,7 +98,7 @@ export async function uploadFailed(_ctx: ResultsContext, scope: HandlerScope, da
  * (and the presentation text file), sets processed and enqueues upload.processed.v1, all in the caller's
  * transaction with the row locked, so it happens once however the events interleave.
  */
-async function finishIfComplete(ctx: ResultsContext, { trx, log }: Pick<HandlerScope, 'trx' | 'log'>, uploadId: string): Promise<boolean> {
+async function finishIfComplete(ctx: ResultsContext, { trx, log, afterCommit }: HandlerScope, uploadId: string): Promise<boolean> {
   const upload = (await findUpload(trx, uploadId))!;
   if (isFinal(upload.status)) return false;
   if (upload.frames_total == null || upload.user_id == null || upload.engine == null || upload.media_content == null) return false;
@@ -124,7 +124,8 @@ async function finishIfComplete(ctx: ResultsContext, { trx, log }: Pick<HandlerS
     ocr_results: built.ocrResults,
     results_key: resultsKey,
   });
-  await markProcessed(trx, uploadId);
+  const seconds = await markProcessed(trx, uploadId);
+  if (seconds !== null) afterCommit(async () => ctx.metrics?.uploadDuration.observe({ engine: upload.engine ?? 'unknown' }, seconds));
   // Billing charges the frames the engine could read; a frame that failed OCR is not charged.
   const framesProcessed = frames.filter((f) => f.ocr_failure_reason == null).length;
   await enqueueEvent(trx, 'upload.processed.v1', { uploadId, userId: upload.user_id, framesProcessed, engine: upload.engine });

@@ -1,0 +1,49 @@
+import type { Knex } from '../db/index.js';
+import type { Bus } from '../bus/types.js';
+import { queueNames } from '../bus/topology.js';
+import { METRIC_NAMES, type ServiceMetrics } from './definitions.js';
+
+/** tarn's pool as knex holds it: what is in use, idle, and waited for. */
+interface PoolCounts {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
+}
+
+/**
+ * The gauges a service built on the kit has, read when Prometheus scrapes: its outbox backlog and the age of its oldest
+ * unsent event, its queues' ready messages and consumers (from the broker), its database pool's use.
+ */
+export function registerServiceGauges(metrics: ServiceMetrics, opts: { db: Knex; bus: Bus; service: string; consumes: boolean }): void {
+  const { db, bus } = opts;
+  metrics.gauge(METRIC_NAMES.outboxBacklog, 'Events written to the outbox and not yet published', [], async (set) => {
+    const row = await db('outbox').whereNull('published_at').count<{ n: number }[]>({ n: '*' }).first();
+    set({}, Number(row?.n ?? 0));
+  });
+  metrics.gauge(METRIC_NAMES.outboxOldestAge, 'Age of the oldest unpublished outbox event (0 when none)', [], async (set) => {
+    const row = await db('outbox').whereNull('published_at').min<{ oldest: Date | null }[]>({ oldest: 'created_at' }).first();
+    set({}, row?.oldest ? Math.max(0, (Date.now() - new Date(row.oldest).getTime()) / 1000) : 0);
+  });
+  if (opts.consumes) {
+    const { main, dlq } = queueNames(opts.service);
+    const read = async () => {
+      const [work, dead] = await Promise.all([bus.queueStats(main), bus.queueStats(dlq)]);
+      return { work, dead };
+    };
+    metrics.gauge(METRIC_NAMES.queueMessages, 'Messages ready in the service\'s queue and its dead-letter queue', ['queue'], async (set) => {
+      const { work, dead } = await read();
+      set({ queue: main }, work.messages);
+      set({ queue: dlq }, dead.messages);
+    });
+    metrics.gauge(METRIC_NAMES.queueConsumers, 'Consumers of the service\'s queue (all replicas)', ['queue'], async (set) => {
+      set({ queue: main }, (await bus.queueStats(main)).consumers);
+    });
+  }
+  metrics.gauge(METRIC_NAMES.dbPoolConnections, 'Database pool connections: used, idle, and acquisitions waiting', ['state'], (set) => {
+    const pool = (db.client as { pool?: PoolCounts }).pool;
+    if (!pool) return;
+    set({ state: 'used' }, pool.numUsed());
+    set({ state: 'free' }, pool.numFree());
+    set({ state: 'pending' }, pool.numPendingAcquires());
+  });
+}

@@ -1,0 +1,56 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { SERVICE_REGISTRY } from '@frametext/contracts';
+import { METRIC_NAMES } from '@frametext/service-kit';
+
+const dir = path.resolve(import.meta.dirname, '../deploy/monitoring');
+const read = (file: string) => readFileSync(path.join(dir, file), 'utf8');
+const promtool = (...args: string[]) => execFileSync('promtool', args, { cwd: dir, encoding: 'utf8' });
+
+interface Rule {
+  alert: string;
+  expr: string;
+}
+const rules = (parse(read('alerts.yml')) as { groups: { rules: Rule[] }[] }).groups.flatMap((g) => g.rules);
+const dashboard = JSON.parse(read('grafana-dashboard.json')) as { panels: { title: string; targets: { expr: string }[] }[] };
+
+/** The metric names a PromQL expression reads: what is left once strings, selectors, ranges, groupings and calls go. */
+function metricsIn(expr: string): string[] {
+  const bare = expr
+    .replace(/"(?:[^"\\]|\\.)*"/g, '')
+    .replace(/\{[^}]*\}/g, '')
+    .replace(/\[[^\]]*\]/g, '')
+    .replace(/\b(by|on|without|ignoring)\s*\([^)]*\)/g, '');
+  return [...bare.matchAll(/\b([a-z_][a-z0-9_]*)\b(?!\s*\()/g)].map((m) => m[1]!).filter((n) => !['and', 'or', 'unless'].includes(n));
+}
+const defined = new Set<string>(Object.values(METRIC_NAMES));
+const known = (name: string) => name === 'up' || defined.has(name) || defined.has(name.replace(/_(bucket|count|sum)$/, ''));
+
+describe('deploy/monitoring', () => {
+  it('promtool accepts the alert rules and the scrape config', () => {
+    expect(promtool('check', 'rules', 'alerts.yml')).toMatch(/SUCCESS: \d+ rules found/);
+    expect(promtool('check', 'config', 'prometheus.yml')).toMatch(/is valid prometheus config file/);
+  });
+
+  it('alerts on dead letters, outbox lag, a stuck or growing backlog, HTTP errors, stuck uploads and a service down', () => {
+    expect(rules.map((r) => r.alert).sort()).toEqual(
+      ['FrameTextBacklogGrowing', 'FrameTextBacklogStuck', 'FrameTextDatabasePoolExhausted', 'FrameTextDeadLetters', 'FrameTextHttpErrors', 'FrameTextOutboxLag', 'FrameTextServiceDown', 'FrameTextUploadsStuck'].sort(),
+    );
+  });
+
+  it('the dashboard and the rules read only metrics the services export', () => {
+    const used = [...rules.map((r) => r.expr), ...dashboard.panels.flatMap((p) => p.targets.map((t) => t.expr))].flatMap(metricsIn);
+    expect(used.length).toBeGreaterThan(15);
+    expect(used.filter((n) => !known(n))).toEqual([]);
+    // And every FrameText metric is on the dashboard or in a rule.
+    for (const name of defined) expect(used.some((u) => u === name || u.startsWith(`${name}_`)), name).toBe(true);
+  });
+
+  it('scrapes every process on its HTTP port + 1000', () => {
+    const targets = (parse(read('prometheus.yml')) as { scrape_configs: { static_configs: { targets: string[] }[] }[] }).scrape_configs.flatMap((c) => c.static_configs.flatMap((s) => s.targets));
+    expect(targets.sort()).toEqual(SERVICE_REGISTRY.map((s) => `${s.name}:${s.port + 1000}`).sort());
+  });
+});
