@@ -189,6 +189,33 @@ describe('k8s manifests', () => {
     }
   });
 
+  it.each(APP_SERVICES)('%s can be scraped, starts before liveness counts, has its own account and a disruption budget', (name) => {
+    const deployment = find('Deployment', name)!;
+    const pod = deployment.spec.template;
+    const [container] = pod.spec.containers as Doc[];
+    const metrics = (container!.ports as Doc[]).find((p) => p.name === 'metrics');
+    expect(metrics?.containerPort).toBe(PORT[name] + 1000);
+    expect(pod.metadata.annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(PORT[name] + 1000) });
+    expect(container!.startupProbe.httpGet.path).toBe('/health/live');
+    expect(container!.startupProbe.periodSeconds * container!.startupProbe.failureThreshold).toBeGreaterThanOrEqual(60);
+    expect(pod.spec.serviceAccountName).toBe(name);
+    expect(find('ServiceAccount', name)?.automountServiceAccountToken).toBe(false);
+    const budget = find('PodDisruptionBudget', name);
+    expect(budget?.spec.selector.matchLabels).toEqual(deployment.spec.selector.matchLabels);
+    expect(budget?.spec.maxUnavailable).toBe(1);
+    // The API services are stateless: two replicas; the workers follow their queue through the autoscaler.
+    if (['gateway', 'identity', 'upload', 'billing', 'results'].includes(name)) expect(deployment.spec.replicas, name).toBe(2);
+  });
+
+  it('lets Prometheus, and only it, reach the metrics ports', () => {
+    const policy = find('NetworkPolicy', 'metrics-from-prometheus')!;
+    expect(policy.spec.podSelector.matchExpressions[0].values.sort()).toEqual([...APP_SERVICES].sort());
+    expect(policy.spec.ingress[0].from).toEqual([{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }]);
+    const allowed = (port: number) => (policy.spec.ingress[0].ports as Doc[]).some((p) => p.port === port || (p.port <= port && port <= (p.endPort ?? p.port)));
+    for (const name of APP_SERVICES) expect(allowed(PORT[name] + 1000), name).toBe(true);
+    expect(find('NetworkPolicy', 'gateway-from-anywhere')?.spec.ingress[0].ports).toEqual([{ port: 8080 }]);
+  });
+
   it('autoscales the Tesseract OCR workers', () => {
     const hpa = find('HorizontalPodAutoscaler', 'ocr-tesseract');
     expect(hpa?.spec.scaleTargetRef).toMatchObject({ kind: 'Deployment', name: 'ocr-tesseract' });
