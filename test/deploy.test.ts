@@ -222,6 +222,46 @@ describe('k8s manifests', () => {
     expect(hpa?.spec.maxReplicas).toBeGreaterThan(hpa?.spec.minReplicas);
   });
 
+  describe('the KEDA component (k8s/overlays/keda)', () => {
+    const component = parse(read('k8s/components/keda/kustomization.yaml')) as Doc;
+    const kedaDocs = parseAllDocuments(read('k8s/components/keda/scaled-objects.yaml')).map((d) => d.toJS() as Doc);
+    const scaled = kedaDocs.filter((d) => d.kind === 'ScaledObject');
+    const WORKERS = ['ocr-tesseract', 'ocr-cloud', 'frame-extraction'];
+
+    it('scales each worker on its own queue, counting unacked messages too (the management API), ocr-cloud never to zero', () => {
+      expect(scaled.map((d) => d.metadata.name).sort()).toEqual([...WORKERS].sort());
+      for (const d of scaled) {
+        const name = d.metadata.name as string;
+        expect(find('Deployment', d.spec.scaleTargetRef.name), name).toBeDefined();
+        expect(d.spec.scaleTargetRef.name).toBe(name);
+        const [trigger] = d.spec.triggers as Doc[];
+        expect(trigger).toMatchObject({ type: 'rabbitmq', metadata: { protocol: 'http', mode: 'QueueLength', queueName: name }, authenticationRef: { name: 'rabbitmq-management' } });
+        expect(Number(trigger!.metadata.value)).toBeGreaterThan(0);
+        expect(d.spec.maxReplicaCount).toBeGreaterThan(d.spec.minReplicaCount);
+      }
+      expect(scaled.find((d) => d.metadata.name === 'ocr-cloud')!.spec.minReplicaCount).toBeGreaterThanOrEqual(1);
+      expect(scaled.find((d) => d.metadata.name === 'ocr-tesseract')!.spec.minReplicaCount).toBe(0);
+    });
+
+    it('authenticates to the management API, which RabbitMQ serves and only KEDA may reach, and replaces the CPU autoscaler', () => {
+      const auth = kedaDocs.find((d) => d.kind === 'TriggerAuthentication' && d.metadata.name === 'rabbitmq-management')!;
+      const ref = (auth.spec.secretTargetRef as Doc[])[0]!;
+      expect(ref.parameter).toBe('host');
+      expect(kedaDocs.find((d) => d.kind === 'Secret' && d.metadata.name === ref.name)?.stringData[ref.key]).toMatch(/^http:\/\/.+:15672\/$/);
+      const rabbit = find('StatefulSet', 'rabbitmq')!.spec.template.spec;
+      expect((rabbit.containers[0].ports as Doc[]).map((p) => p.containerPort)).toContain(15672);
+      expect(find('ConfigMap', 'rabbitmq-plugins')?.data.enabled_plugins).toContain('rabbitmq_management');
+      expect((find('Service', 'rabbitmq')!.spec.ports as Doc[]).map((p) => p.port)).toContain(15672);
+      const fromKeda = kedaDocs.find((d) => d.kind === 'NetworkPolicy')!;
+      expect(fromKeda.spec.ingress[0]).toEqual({ from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'keda' } } }], ports: [{ port: 15672 }] });
+      expect(find('NetworkPolicy', 'database-and-broker-from-services')?.spec.ingress[0].ports).toEqual([{ port: 5432 }, { port: 5672 }]);
+      expect(component.kind).toBe('Component');
+      expect(component.patches[0].patch).toMatch(/\$patch: delete[\s\S]*kind: HorizontalPodAutoscaler[\s\S]*name: ocr-tesseract/);
+      const overlay = parse(read('k8s/overlays/keda/kustomization.yaml')) as Doc;
+      expect(overlay).toMatchObject({ resources: ['../..'], components: ['../../components/keda'] });
+    });
+  });
+
   it('runs postgres, rabbitmq and the object store as StatefulSets on the images compose pins', () => {
     for (const name of INFRA) {
       const set = find('StatefulSet', name);
