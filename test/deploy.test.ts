@@ -194,8 +194,8 @@ describe('k8s manifests', () => {
     const pod = deployment.spec.template;
     const [container] = pod.spec.containers as Doc[];
     const metrics = (container!.ports as Doc[]).find((p) => p.name === 'metrics');
-    expect(metrics?.containerPort).toBe(PORT[name] + 1000);
-    expect(pod.metadata.annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(PORT[name] + 1000) });
+    expect(metrics?.containerPort).toBe(PORT[name]! + 1000);
+    expect(pod.metadata.annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(PORT[name]! + 1000) });
     expect(container!.startupProbe.httpGet.path).toBe('/health/live');
     expect(container!.startupProbe.periodSeconds * container!.startupProbe.failureThreshold).toBeGreaterThanOrEqual(60);
     expect(pod.spec.serviceAccountName).toBe(name);
@@ -212,7 +212,7 @@ describe('k8s manifests', () => {
     expect(policy.spec.podSelector.matchExpressions[0].values.sort()).toEqual([...APP_SERVICES].sort());
     expect(policy.spec.ingress[0].from).toEqual([{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }]);
     const allowed = (port: number) => (policy.spec.ingress[0].ports as Doc[]).some((p) => p.port === port || (p.port <= port && port <= (p.endPort ?? p.port)));
-    for (const name of APP_SERVICES) expect(allowed(PORT[name] + 1000), name).toBe(true);
+    for (const name of APP_SERVICES) expect(allowed(PORT[name]! + 1000), name).toBe(true);
     expect(find('NetworkPolicy', 'gateway-from-anywhere')?.spec.ingress[0].ports).toEqual([{ port: 8080 }]);
   });
 

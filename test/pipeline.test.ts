@@ -11,6 +11,7 @@ import { defaultBlockSettings, numericalCsv, seriesValues } from '../packages/te
 import { purgeStoredFiles } from '../services/results/src/domain/deletion.js';
 import { failStalledUploads } from '../services/results/src/domain/watchdog.js';
 import { startPipelineStack, type PipelineStack } from './support/pipeline-stack.js';
+import { sampleOf } from '@frametext/service-kit/testing';
 
 let stack: PipelineStack;
 const dir = mkdtempSync(path.join(tmpdir(), 'pipeline-media-'));
@@ -88,6 +89,13 @@ describe('a video through the whole pipeline', () => {
     const list = (await stack.api('GET', '/getUploads', undefined, token)).body.data.uploads;
     expect(list[0]).toMatchObject({ id: uploadID, uploadName: 'Charging session', status: 'processed', mediaContent: 'numerical', isLocal: false });
     expect((await fetch(list[0].imageUrl)).headers.get('content-type')).toBe('image/jpeg');
+
+    // What an operator sees: the frames read and the upload's time by stage.
+    const results = await stack.metrics('results');
+    for (const stage of ['extraction', 'ocr', 'total']) expect(sampleOf(results, 'frametext_upload_stage_seconds_count', { stage, engine: 'server' }), stage).toBeGreaterThanOrEqual(1);
+    expect(sampleOf(results, 'frametext_upload_stage_seconds_sum', { stage: 'total', engine: 'server' })).toBeGreaterThan(0);
+    expect(sampleOf(await stack.metrics('ocr-tesseract'), 'frametext_frames_read_total', { engine: 'server', outcome: 'read' })).toBeGreaterThanOrEqual(7);
+    expect(sampleOf(await stack.metrics('upload'), 'frametext_http_requests_total', { route: '/api/getUploadURL', status_class: '2xx' })).toBeGreaterThanOrEqual(1);
   });
 
   it('keeps one frame per slide in presentation mode with slide detection, and writes the slides text file', async () => {

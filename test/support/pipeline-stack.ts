@@ -25,7 +25,7 @@ import { ocrCloudService } from '../../services/ocr-cloud/src/service.js';
 import { loadConfig as ocrCloudConfig } from '../../services/ocr-cloud/src/config.js';
 import { FakeGoogle, fixedTokenAccess } from '../../services/ocr-cloud/test/support/fake-google.js';
 
-type Stoppable = { stop(): Promise<void>; port: number };
+type Stoppable = { stop(): Promise<void>; port: number; metricsPort?: number };
 
 export interface PipelineStack {
   base: string;
@@ -43,6 +43,8 @@ export interface PipelineStack {
   stopOcrWorkers(): Promise<void>;
   /** The results service's use-case context (its scheduled jobs can be run with a chosen clock). */
   results: ResultsContext;
+  /** What a service's metrics listener answers now (Prometheus' text format). */
+  metrics(service: 'results' | 'ocr-tesseract' | 'upload'): Promise<string>;
   /** A view of one service's schema (`results`, `ocr-tesseract`...), to see what it has handled or published. */
   db(service: string): Knex;
   stop(): Promise<void>;
@@ -155,6 +157,10 @@ export async function startPipelineStack(env: Record<string, string> = {}): Prom
       for (const worker of ocrWorkers.splice(0)) await worker.stop();
     },
     results: resultsCtx!,
+    async metrics(service) {
+      const port = { results, 'ocr-tesseract': ocr, upload }[service].metricsPort;
+      return (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    },
     db(service) {
       const schema = `${id}_${service.replace(/-/g, '_')}`;
       if (!views.has(schema)) views.set(schema, createDb(TEST_DATABASE_URL, schema, { max: 1 }));

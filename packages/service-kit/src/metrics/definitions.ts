@@ -16,7 +16,7 @@ export const METRIC_NAMES = {
   dbPoolConnections: 'frametext_db_pool_connections',
   ocrFrameDuration: 'frametext_ocr_frame_seconds',
   framesRead: 'frametext_frames_read_total',
-  uploadDuration: 'frametext_upload_processing_seconds',
+  uploadStageDuration: 'frametext_upload_stage_seconds',
   uploadsInProgress: 'frametext_uploads_in_progress',
   oldestProgressAge: 'frametext_upload_oldest_progress_age_seconds',
 } as const;
@@ -31,7 +31,7 @@ export interface ServiceMetrics {
   busMessages: Counter<'queue' | 'outcome'>;
   ocrFrameDuration: Histogram<'engine'>;
   framesRead: Counter<'engine' | 'outcome'>;
-  uploadDuration: Histogram<'engine'>;
+  uploadStageDuration: Histogram<'stage' | 'engine'>;
   /** Gauges whose value is read when Prometheus scrapes (backlogs, queue depth, pool use): registered by the kit. */
   gauge(name: string, help: string, labelNames: string[], collect: (set: (labels: Record<string, string>, value: number) => void) => Promise<void> | void): void;
 }
@@ -61,10 +61,10 @@ export function createServiceMetrics(service: string): ServiceMetrics {
       registers,
     }),
     framesRead: new Counter({ name: METRIC_NAMES.framesRead, help: 'Frames an OCR engine finished, read or unreadable', labelNames: ['engine', 'outcome'], registers }),
-    uploadDuration: new Histogram({
-      name: METRIC_NAMES.uploadDuration,
-      help: 'Time from an upload complete (file received) to its results processed: extraction, OCR and results',
-      labelNames: ['engine'],
+    uploadStageDuration: new Histogram({
+      name: METRIC_NAMES.uploadStageDuration,
+      help: 'Time an upload spent in each stage: extraction (file received to frames extracted), ocr (to processed), total',
+      labelNames: ['stage', 'engine'],
       buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600],
       registers,
     }),

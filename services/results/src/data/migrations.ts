@@ -93,4 +93,13 @@ export const resultsMigrations: Migration[] = [
       });
     },
   },
+  {
+    // When the frames were extracted, so an upload's time splits into extraction and OCR (the stage metric).
+    name: '0004_results_extracted_at',
+    async up(db) {
+      await db.schema.alterTable('uploads', (t) => {
+        t.timestamp('extracted_at', { useTz: true });
+      });
+    },
+  },
 ];

@@ -86,11 +86,12 @@ export async function upsertCompletedUpload(trx: Knex.Transaction, data: EventDa
 /** Records the frames of frames.extracted.v1 and moves the upload to processing (unless it is already further). */
 export async function upsertExtractedFrames(trx: Knex.Transaction, data: EventData<'frames.extracted.v1'>): Promise<void> {
   await trx('uploads')
-    .insert({ id: data.uploadId, status: 'processing', frames_total: data.framesTotal, duration_seconds: data.durationSeconds, last_progress_at: trx.fn.now() })
+    .insert({ id: data.uploadId, status: 'processing', frames_total: data.framesTotal, duration_seconds: data.durationSeconds, last_progress_at: trx.fn.now(), extracted_at: trx.fn.now() })
     .onConflict('id')
     .merge({
       frames_total: data.framesTotal,
       last_progress_at: trx.fn.now(),
+      extracted_at: trx.raw('coalesce(uploads.extracted_at, excluded.extracted_at)'),
       duration_seconds: trx.raw('coalesce(excluded.duration_seconds, uploads.duration_seconds)'),
       status: trx.raw(`case when uploads.status in ('uploading', 'uploaded') then 'processing' else uploads.status end`),
     });
@@ -179,13 +180,21 @@ export async function saveResults(trx: Knex.Transaction, row: Omit<ResultsRow, '
     .merge();
 }
 
-/** Marks an upload processed; returns the seconds since its file was received (null when that is unknown). */
-export async function markProcessed(trx: Knex.Transaction, uploadId: string): Promise<number | null> {
-  const rows: { seconds: number | null }[] = await trx('uploads')
+/** Seconds an upload spent in each stage: extraction (file received to frames extracted), ocr (to processed), total. */
+export type StageSeconds = Partial<Record<'extraction' | 'ocr' | 'total', number>>;
+
+/** Marks an upload processed; returns the time it spent in each stage, where both ends are known. */
+export async function markProcessed(trx: Knex.Transaction, uploadId: string): Promise<StageSeconds> {
+  const rows: { extraction: number | null; ocr: number | null; total: number | null }[] = await trx('uploads')
     .where({ id: uploadId })
     .update({ status: 'processed', processed_at: trx.fn.now(), failure_reason: null })
-    .returning(trx.raw('extract(epoch from (processed_at - uploaded_at))::float8 as seconds'));
-  return rows[0]?.seconds ?? null;
+    .returning([
+      trx.raw('extract(epoch from (extracted_at - uploaded_at))::float8 as extraction'),
+      trx.raw('extract(epoch from (processed_at - extracted_at))::float8 as ocr'),
+      trx.raw('extract(epoch from (processed_at - uploaded_at))::float8 as total'),
+    ] as never);
+  const row = rows[0];
+  return Object.fromEntries(Object.entries(row ?? {}).filter(([, v]) => v !== null)) as StageSeconds;
 }
 
 export async function findUpload(db: Knex | Knex.Transaction, uploadId: string): Promise<UploadRow | undefined> {

@@ -8,7 +8,7 @@ export interface ResultsContext {
   storage: ObjectStorage;
   logger: Logger;
   /** Upload processing times are recorded here (absent in use-case tests without a running service). */
-  metrics?: Pick<ServiceMetrics, 'uploadDuration'>;
+  metrics?: Pick<ServiceMetrics, 'uploadStageDuration'>;
 }
 
 /** Every object of an upload lives under this folder. */

@@ -124,8 +124,10 @@ async function finishIfComplete(ctx: ResultsContext, { trx, log, afterCommit }: 
     ocr_results: built.ocrResults,
     results_key: resultsKey,
   });
-  const seconds = await markProcessed(trx, uploadId);
-  if (seconds !== null) afterCommit(async () => ctx.metrics?.uploadDuration.observe({ engine: upload.engine ?? 'unknown' }, seconds));
+  const stages = await markProcessed(trx, uploadId);
+  afterCommit(async () => {
+    for (const [stage, seconds] of Object.entries(stages)) ctx.metrics?.uploadStageDuration.observe({ stage, engine: upload.engine ?? 'unknown' }, seconds);
+  });
   // Billing charges the frames the engine could read; a frame that failed OCR is not charged.
   const framesProcessed = frames.filter((f) => f.ocr_failure_reason == null).length;
   await enqueueEvent(trx, 'upload.processed.v1', { uploadId, userId: upload.user_id, framesProcessed, engine: upload.engine });
