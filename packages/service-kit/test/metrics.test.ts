@@ -46,6 +46,17 @@ describe('metrics', () => {
     expect(await metricsText()).toContain('process_cpu_user_seconds_total{service="demo"}');
   });
 
+  it('still answer when a gauge cannot be read (the broker or the database is down): that gauge is left out', async () => {
+    metrics.gauge('frametext_test_unreadable', 'A gauge whose source is down', [], async () => {
+      throw new Error('connection refused');
+    });
+    const res = await fetch(`http://127.0.0.1:${scrape.port}/metrics`);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).not.toMatch(/^frametext_test_unreadable /m);
+    expect(sampleOf(text, METRIC_NAMES.httpRequests, { route: '/api/things/:id', status_class: '2xx' })).toBe(3);
+  });
+
   it('listen on the HTTP port + 1000 unless told otherwise', () => {
     expect(metricsPort(undefined, 8101)).toBe(9101);
     expect(metricsPort(undefined, 0)).toBe(0);

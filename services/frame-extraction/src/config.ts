@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { servicePort } from '@frametext/contracts';
-import { loadConfigOrExit, serviceConfig } from '@frametext/service-kit';
+import { loadConfigOrExit, serviceConfig, workerConfigShape } from '@frametext/service-kit';
 
 export const configSchema = serviceConfig({
   PORT: z.coerce.number().int().min(0).max(65535).default(servicePort('frame-extraction')),
   /** Each message is a whole upload's decoding (ffmpeg, no database connection held meanwhile): a few at a time. */
   BUS_PREFETCH: z.coerce.number().int().min(1).max(1000).default(2),
-  /** The work runs with no connection held; commits, the outbox relay and health checks need only a few. */
-  DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(3),
+  ...workerConfigShape,
   /** An ffmpeg or ffprobe run longer than this is killed and the upload fails as unreadable. */
   FFMPEG_TIMEOUT_MS: z.coerce.number().int().min(100).default(300_000),
   /** ffmpeg processes at once when frames are taken one seek at a time. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { servicePort } from '@frametext/contracts';
-import { loadConfigOrExit, serviceConfig } from '@frametext/service-kit';
+import { loadConfigOrExit, serviceConfig, workerConfigShape } from '@frametext/service-kit';
 
 /** The most images one Vision request may carry (the API's limit). */
 export const VISION_MAX_IMAGES_PER_REQUEST = 16;
@@ -13,8 +13,7 @@ export const VISION_MAX_IMAGES_PER_REQUEST = 16;
 export const configSchema = serviceConfig({
   PORT: z.coerce.number().int().min(0).max(65535).default(servicePort('ocr-cloud')),
   BUS_PREFETCH: z.coerce.number().int().min(1).max(1000).optional(),
-  /** The work runs with no connection held; commits, the outbox relay and health checks need only a few. */
-  DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(3),
+  ...workerConfigShape,
   /**
    * Path of a Google service-account key file (JSON). Unset: Application Default Credentials (gcloud's
    * application_default_credentials.json, or the metadata server on Google Cloud). None found: Cloud AI is off.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { servicePort } from '@frametext/contracts';
-import { cpuBudget, loadConfigOrExit, serviceConfig } from '@frametext/service-kit';
+import { cpuBudget, loadConfigOrExit, serviceConfig, workerConfigShape } from '@frametext/service-kit';
 
 export const WHITE_MASK_MODES = ['auto', 'always', 'never'] as const;
 export type WhiteMaskMode = (typeof WHITE_MASK_MODES)[number];
@@ -12,8 +12,7 @@ export type WhiteMaskMode = (typeof WHITE_MASK_MODES)[number];
 export const configSchema = serviceConfig({
   PORT: z.coerce.number().int().min(0).max(65535).default(servicePort('ocr-tesseract')),
   BUS_PREFETCH: z.coerce.number().int().min(1).max(1000).optional(),
-  /** The work runs with no connection held; commits, the outbox relay and health checks need only a few. */
-  DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(3),
+  ...workerConfigShape,
   /** Tesseract processes running at once (each single-threaded): one per core the container's CPU quota allows. */
   OCR_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(cpuBudget()),
   /** A Tesseract run longer than this is killed (with its process group); a frame that times out twice completes with a failure reason. */

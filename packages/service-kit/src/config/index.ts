@@ -10,6 +10,17 @@ export const BUILT_IN_SECRETS = {
   SERVICE_TOKEN_SECRET: 'frametext-local-service-token-secret-change-me',
 } as const;
 
+/** Most Postgres connections one process's pool opens, with the default given. */
+const dbPoolMax = (fallback: number) => z.coerce.number().int().min(1).max(100).default(fallback);
+
+/**
+ * Settings of a worker whose slow work runs in prepare steps, with no connection held (frame-extraction, the OCR
+ * workers): commits, the outbox relay and health checks need only a small pool. Spread into the worker's config.
+ */
+export const workerConfigShape = {
+  DB_POOL_MAX: dbPoolMax(3),
+};
+
 /** Settings every service shares. Each key has a default so `npm start` works with no environment. */
 export const baseConfigShape = {
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -22,7 +33,7 @@ export const baseConfigShape = {
    * Most Postgres connections one process opens. Message handlers hold one only for their short commit (slow work runs
    * before it), so a few serve any concurrency: see docs/operations.md for what each service and replica needs.
    */
-  DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  DB_POOL_MAX: dbPoolMax(10),
   RABBITMQ_URL: z.string().url().default('amqp://guest:guest@127.0.0.1:5672'),
   BUS_EXCHANGE: z.string().min(1).default('frametext.events'),
   BUS_PREFETCH: z.coerce.number().int().min(1).max(1000).default(8),

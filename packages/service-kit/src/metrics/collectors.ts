@@ -1,5 +1,6 @@
 import type { Knex } from '../db/index.js';
 import type { Bus } from '../bus/types.js';
+import type { QueueStats } from '../bus/queue-probe.js';
 import { queueNames } from '../bus/topology.js';
 import { METRIC_NAMES, type ServiceMetrics } from './definitions.js';
 
@@ -26,9 +27,15 @@ export function registerServiceGauges(metrics: ServiceMetrics, opts: { db: Knex;
   });
   if (opts.consumes) {
     const { main, dlq } = queueNames(opts.service);
-    const read = async () => {
-      const [work, dead] = await Promise.all([bus.queueStats(main), bus.queueStats(dlq)]);
-      return { work, dead };
+    // Both queue gauges come from one read of the broker per scrape (a second asks again only after a second).
+    let last: { at: number; stats: Promise<{ work: QueueStats; dead: QueueStats }> } | undefined;
+    const read = () => {
+      if (!last || Date.now() - last.at > 1_000) {
+        const stats = Promise.all([bus.queueStats(main), bus.queueStats(dlq)]).then(([work, dead]) => ({ work, dead }));
+        last = { at: Date.now(), stats };
+        stats.catch(() => (last = undefined));
+      }
+      return last.stats;
     };
     metrics.gauge(METRIC_NAMES.queueMessages, 'Messages ready in the service\'s queue and its dead-letter queue', ['queue'], async (set) => {
       const { work, dead } = await read();
@@ -36,7 +43,7 @@ export function registerServiceGauges(metrics: ServiceMetrics, opts: { db: Knex;
       set({ queue: dlq }, dead.messages);
     });
     metrics.gauge(METRIC_NAMES.queueConsumers, 'Consumers of the service\'s queue (all replicas)', ['queue'], async (set) => {
-      set({ queue: main }, (await bus.queueStats(main)).consumers);
+      set({ queue: main }, (await read()).work.consumers);
     });
   }
   metrics.gauge(METRIC_NAMES.dbPoolConnections, 'Database pool connections: used, idle, and acquisitions waiting', ['state'], (set) => {

@@ -76,7 +76,12 @@ export function createServiceMetrics(service: string): ServiceMetrics {
         registers,
         async collect() {
           this.reset();
-          await collect((labels, value) => this.set(labels, value));
+          try {
+            await collect((labels, value) => this.set(labels, value));
+          } catch {
+            // Its source (the broker, the database) cannot answer now: this gauge has no samples in this scrape, and
+            // the rest of the scrape still comes through, when the operator needs it most.
+          }
         },
       });
     },
