@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEnvelope } from '@frametext/service-kit';
-import { completed, detection, extracted, frameKey, newUploadId, newUserId, ocr, thumbKey } from './fixtures.js';
+import { completed, detection, extracted, newUploadId, newUserId, ocr } from './fixtures.js';
 import { eventually, startResults, type TestResults } from './helpers.js';
 
 let svc: TestResults;
@@ -15,24 +15,10 @@ afterAll(async () => {
 
 const deletedEvents = (userId: string) => svc.published.filter((p) => p.type === 'upload.deleted.v1' && p.data.userId === userId);
 const filesOf = (id: string) => svc.ctx.storage.list(`uploads/${id}`);
-async function deliver(...args: Parameters<TestResults['publish']>) {
-  await svc.service.waitHandled(await svc.publish(...args));
-}
+const deliver: TestResults['deliver'] = (type, data) => svc.deliver(type, data);
 const accountDeleted = (uid: string) => ({ uid, deletedAt: new Date().toISOString() });
 
-/** An upload with its source, frames and thumbnails stored and `read` of its frames read (all of them: processed). */
-async function uploadOf(user: string, frames: number, read: number): Promise<string> {
-  const id = newUploadId();
-  await svc.ctx.storage.put(`uploads/${id}/source/video.mp4`, Buffer.from('video'), { contentType: 'video/mp4' });
-  for (let i = 0; i < frames; i += 1) {
-    await svc.ctx.storage.put(frameKey(id, i), Buffer.from(`frame ${i}`), { contentType: 'image/jpeg' });
-    await svc.ctx.storage.put(thumbKey(id, i), Buffer.from(`thumb ${i}`), { contentType: 'image/jpeg' });
-  }
-  await deliver('upload.completed.v1', completed(id, user, { maxFrames: frames }));
-  await deliver('frames.extracted.v1', extracted(id, frames));
-  for (let i = 0; i < read; i += 1) await deliver('ocr.completed.v1', ocr(id, i, [detection(`value ${i}`, 0)]));
-  return id;
-}
+const uploadOf = (user: string, frames: number, read: number) => svc.storedUpload(user, frames, read);
 
 describe('user.deleted.v1', () => {
   it('deletes every upload of the person, processed or not: rows, files, one upload.deleted.v1 each; others keep theirs', async () => {

@@ -19,23 +19,9 @@ const MINUTE_MS = 60_000;
 const published = (type: string, id: string) => svc.published.filter((p) => p.type === type && p.data.uploadId === id);
 const row = (id: string) => svc.db('uploads').where({ id }).first();
 /** Publishes an event and waits until results has handled it. */
-async function deliver(...args: Parameters<TestResults['publish']>) {
-  await svc.service.waitHandled(await svc.publish(...args));
-}
+const deliver: TestResults['deliver'] = (type, data) => svc.deliver(type, data);
 
-/** An upload with its frames extracted and stored (source, frames and thumbnails), `read` of them read. */
-async function uploadInProgress(user: string, frames: number, read: number): Promise<string> {
-  const id = newUploadId();
-  await svc.ctx.storage.put(`uploads/${id}/source/video.mp4`, Buffer.from('video'), { contentType: 'video/mp4' });
-  for (let i = 0; i < frames; i += 1) {
-    await svc.ctx.storage.put(frameKey(id, i), Buffer.from(`frame ${i}`), { contentType: 'image/jpeg' });
-    await svc.ctx.storage.put(thumbKey(id, i), Buffer.from(`thumb ${i}`), { contentType: 'image/jpeg' });
-  }
-  await deliver('upload.completed.v1', completed(id, user, { maxFrames: frames }));
-  await deliver('frames.extracted.v1', extracted(id, frames));
-  for (let i = 0; i < read; i += 1) await deliver('ocr.completed.v1', ocr(id, i, [detection(`value ${i}`, 0)]));
-  return id;
-}
+const uploadInProgress = (user: string, frames: number, read: number) => svc.storedUpload(user, frames, read);
 
 describe('deleting an upload mid-processing', () => {
   it('publishes upload.deleted.v1 for billing, and late events bring back nothing and finish nothing', async () => {

@@ -3,6 +3,7 @@ import { eventually, startTestService, type Answer, type ServiceUnderTest } from
 import { configSchema, type ResultsConfig } from '../src/config.js';
 import type { ResultsContext } from '../src/domain/context.js';
 import { resultsService, type ResultsServiceOptions, type RunningResults } from '../src/service.js';
+import { completed, detection, extracted, frameKey, newUploadId, ocr, thumbKey } from './fixtures.js';
 
 export interface Published {
   type: string;
@@ -18,6 +19,10 @@ export interface TestResults {
   db: ServiceUnderTest<ResultsConfig>['db'];
   /** Publishes an event on the test exchange, as the other services would (a fresh message id each time). */
   publish<T extends EventType>(type: T, data: EventData<T>): Promise<string>;
+  /** Publishes an event and waits until the service has handled it. */
+  deliver<T extends EventType>(type: T, data: EventData<T>): Promise<void>;
+  /** An upload of `user` with its source, frames and thumbnails stored and extracted, and `read` of its frames read (all: processed). */
+  storedUpload(user: string, frames: number, read: number): Promise<string>;
   /** Events seen on the exchange since start, by the routing-key patterns given at start. */
   readonly published: Published[];
   /** GET, as `userId` (their access token) when given. */
@@ -41,6 +46,9 @@ export async function startResults(env: Record<string, string> = {}, opts: Pick<
       resultsService(config, { name: t.name, dbSchema: t.schema, logger: t.logger, onContext: (c) => (ctx ??= c), makeDemoVideo: opts.makeDemoVideo }),
   });
 
+  const deliver = async <T extends EventType>(type: T, data: EventData<T>) => {
+    await service.waitHandled((await service.publish(type, data)).id);
+  };
   return {
     service,
     url: service.url,
@@ -49,6 +57,20 @@ export async function startResults(env: Record<string, string> = {}, opts: Pick<
     db: service.db,
     async publish(type, data) {
       return (await service.publish(type, data)).id;
+    },
+    deliver,
+    async storedUpload(user, frames, read) {
+      const id = newUploadId();
+      const storage = ctx!.storage;
+      await storage.put(`uploads/${id}/source/video.mp4`, Buffer.from('video'), { contentType: 'video/mp4' });
+      for (let i = 0; i < frames; i += 1) {
+        await storage.put(frameKey(id, i), Buffer.from(`frame ${i}`), { contentType: 'image/jpeg' });
+        await storage.put(thumbKey(id, i), Buffer.from(`thumb ${i}`), { contentType: 'image/jpeg' });
+      }
+      await deliver('upload.completed.v1', completed(id, user, { maxFrames: frames }));
+      await deliver('frames.extracted.v1', extracted(id, frames));
+      for (let i = 0; i < read; i += 1) await deliver('ocr.completed.v1', ocr(id, i, [detection(`value ${i}`, 0)]));
+      return id;
     },
     get published() {
       return service.watched.seen.map((s) => ({ type: s.envelope.type, routingKey: s.routingKey, data: s.envelope.data }));
