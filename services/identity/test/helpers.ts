@@ -62,8 +62,8 @@ export async function startIdentity(env: Record<string, string> = {}): Promise<T
   };
 }
 
-/** Verifies an access token the way the gateway does: by its kid against the published JWKS. */
-export async function verifyWithJwks(identity: Pick<TestIdentity, 'get' | 'config'>, token: string, opts: { ignoreExpiration?: boolean } = {}): Promise<AccessTokenClaims> {
+/** Verifies an access token the way the gateway does: by its kid against the published JWKS (at `clockTimestamp`, seconds, when given). */
+export async function verifyWithJwks(identity: Pick<TestIdentity, 'get' | 'config'>, token: string, opts: { ignoreExpiration?: boolean; clockTimestamp?: number } = {}): Promise<AccessTokenClaims> {
   const decoded = jwt.decode(token, { complete: true });
   if (!decoded) throw new Error('not a JWT');
   const jwks = jwksResponseSchema.parse((await identity.get('/api/auth/jwks.json')).body);
