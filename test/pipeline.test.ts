@@ -1,6 +1,7 @@
 // Media made in the test goes through the gateway's contract and the whole pipeline (upload, frame extraction,
 // Tesseract, results, billing) on the real Postgres and RabbitMQ; the recognised text, frame times, slide count,
 // photo order and credits are checked as a user would see them.
+import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,17 +12,20 @@ import { defaultBlockSettings, numericalCsv, seriesValues } from '../packages/te
 import { purgeStoredFiles } from '../services/results/src/domain/deletion.js';
 import { failStalledUploads } from '../services/results/src/domain/watchdog.js';
 import { startPipelineStack, type PipelineStack } from './support/pipeline-stack.js';
-import { sampleOf } from '@frametext/service-kit/testing';
+import { eventually, sampleOf, startOtlpReceiver, type OtlpReceiver } from '@frametext/service-kit/testing';
 
 let stack: PipelineStack;
+let collector: OtlpReceiver;
 const dir = mkdtempSync(path.join(tmpdir(), 'pipeline-media-'));
 
 beforeAll(async () => {
-  stack = await startPipelineStack();
+  collector = await startOtlpReceiver();
+  stack = await startPipelineStack({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url });
 }, 120_000);
 
 afterAll(async () => {
   await stack?.stop();
+  await collector?.stop();
   rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
@@ -52,8 +56,8 @@ async function follow(token: string, uploadID: string, timeoutMs = 120_000) {
   throw new Error(`upload ${uploadID} did not finish: ${JSON.stringify(seen.at(-1))}`);
 }
 
-async function uploadVideo(token: string, file: string, body: Record<string, unknown>) {
-  const res = await stack.api('POST', '/getUploadURL', { kind: 'video', isVideo: true, mimeType: 'video/mp4', fileName: path.basename(file), ocrType: 'server', ...body }, token);
+async function uploadVideo(token: string, file: string, body: Record<string, unknown>, headers?: Record<string, string>) {
+  const res = await stack.api('POST', '/getUploadURL', { kind: 'video', isVideo: true, mimeType: 'video/mp4', fileName: path.basename(file), ocrType: 'server', ...body }, token, headers);
   expect(res.status).toBe(200);
   await put(res.body.urls[0], file, 'video/mp4');
   return res.body.uploadID as string;
@@ -64,10 +68,13 @@ describe('a video through the whole pipeline', () => {
     const { token } = await stack.signUp();
     const before = await credits(token);
     const video = await makeChargerVideo({ dir, seconds: 20 });
-    const uploadID = await uploadVideo(token, video.path, { uploadName: 'Charging session', duration: video.durationSeconds, targetFrameRate: 1 / 3, mediaContent: 'numerical' });
+    // The SPA sends the calls of one upload with one trace id (frontend/src/lib/traceContext.ts).
+    const traceId = randomBytes(16).toString('hex');
+    const traced = () => ({ traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-00` });
+    const uploadID = await uploadVideo(token, video.path, { uploadName: 'Charging session', duration: video.durationSeconds, targetFrameRate: 1 / 3, mediaContent: 'numerical' }, traced());
     expect(await credits(token)).toBe(before - 1); // ceil(7 frames x 0.1) held
 
-    expect((await stack.api('POST', '/uploadComplete', { uploadID }, token)).status).toBe(200);
+    expect((await stack.api('POST', '/uploadComplete', { uploadID }, token, traced())).status).toBe(200);
     const { final, seen } = await follow(token, uploadID);
     expect(final.status).toBe('processed');
     expect(final.framesTotal).toBe(7);
@@ -96,6 +103,17 @@ describe('a video through the whole pipeline', () => {
     expect(sampleOf(results, 'frametext_upload_stage_seconds_sum', { stage: 'total', engine: 'server' })).toBeGreaterThan(0);
     expect(sampleOf(await stack.metrics('ocr-tesseract'), 'frametext_frames_read_total', { engine: 'server', outcome: 'read' })).toBeGreaterThanOrEqual(7);
     expect(sampleOf(await stack.metrics('upload'), 'frametext_http_requests_total', { route: '/api/getUploadURL', status_class: '2xx' })).toBeGreaterThanOrEqual(1);
+
+    // And the upload as one trace: the browser's calls through the gateway, then every message of the pipeline.
+    const spansOf = (service: string, name: string) =>
+      collector.spans.filter((s) => s.traceId === traceId && (s.service === service || s.service.endsWith(`_${service}`)) && s.name === name);
+    // Each service sends its spans in batches, a few seconds apart.
+    await eventually(() => spansOf('ocr-tesseract', 'process ocr.requested.v1').length >= 7 && spansOf('results', 'process ocr.completed.v1').length >= 7 && spansOf('frame-extraction', 'process upload.completed.v1').length > 0, 20_000);
+    const [atGateway] = spansOf('gateway', 'POST /api/uploadComplete');
+    const [completed] = spansOf('upload', 'POST /api/uploadComplete');
+    expect(completed?.parentSpanId).toBe(atGateway?.spanId);
+    expect(spansOf('frame-extraction', 'process upload.completed.v1')[0]?.parentSpanId).toBe(completed?.spanId);
+    expect(spansOf('ocr-tesseract', 'process ocr.requested.v1').length).toBeGreaterThanOrEqual(7);
   });
 
   it('keeps one frame per slide in presentation mode with slide detection, and writes the slides text file', async () => {

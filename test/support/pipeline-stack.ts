@@ -32,7 +32,7 @@ export interface PipelineStack {
   /** The gateway's fs store, which it serves at /files (to sign URLs as the upload service does). */
   files: ObjectStorage;
   /** Calls the public API as a browser would. */
-  api(method: string, route: string, body?: unknown, token?: string): Promise<{ status: number; body: any }>;
+  api(method: string, route: string, body?: unknown, token?: string, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
   /** Signs a user up and waits for the free credit grant. */
   signUp(): Promise<{ token: string; email: string; password: string; refreshToken: string; uid: string }>;
   /** Starts one more OCR worker (for crash tests, or to resume after stopOcrWorkers); returns a stop function. */
@@ -128,10 +128,10 @@ export async function startPipelineStack(env: Record<string, string> = {}): Prom
   const server: RunningServer = await listen(gateway.app, gatewayPort, '127.0.0.1', serverTimeouts(gatewayConfig));
   gateway.start();
 
-  const api: PipelineStack['api'] = async (method, route, body, token) => {
+  const api: PipelineStack['api'] = async (method, route, body, token, headers = {}) => {
     const res = await fetch(`${base}/api${route}`, {
       method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();

@@ -20,3 +20,4 @@ export * from './limiter.js';
 export * from './host/cpu-budget.js';
 export * from './metrics/definitions.js';
 export * from './metrics/server.js';
+export * from './tracing/tracing.js';

@@ -1,5 +1,6 @@
+import type { Tracer } from '@opentelemetry/api';
 import type { Express } from 'express';
-import { accessTokenSettings, revocationsUrl, serverTimeouts, type BaseConfig } from './config/index.js';
+import { accessTokenSettings, revocationsUrl, serverTimeouts, tracingSettings, type BaseConfig } from './config/index.js';
 import { createAccessTokenVerifier } from './auth/access-tokens.js';
 import { httpRevocationSource, RevokedSessions, type RevocationSource } from './auth/revocations.js';
 import { attachAuth, type ServiceAuth } from './auth/requests.js';
@@ -16,6 +17,7 @@ import type { EventType } from '@frametext/contracts';
 import { registerServiceGauges } from './metrics/collectors.js';
 import { createServiceMetrics, type ServiceMetrics } from './metrics/definitions.js';
 import { metricsPort, serveMetrics, type MetricsServer } from './metrics/server.js';
+import { startTracing } from './tracing/tracing.js';
 
 export interface ServiceDeps<C extends BaseConfig> {
   config: C;
@@ -28,6 +30,8 @@ export interface ServiceDeps<C extends BaseConfig> {
   auth: ServiceAuth;
   /** The process's Prometheus metrics: the kit records HTTP, bus, outbox, queue and pool figures; services add theirs. */
   metrics: ServiceMetrics;
+  /** The service's tracer, for spans of its own inside the request or message spans the kit opens. */
+  tracer: Tracer;
 }
 
 export interface ServiceDefinition<C extends BaseConfig & { PORT: number }> {
@@ -84,6 +88,8 @@ export async function startService<C extends BaseConfig & { PORT: number }>(def:
   if (storage) await storage.ensureReady();
 
   const metrics = createServiceMetrics(def.name);
+  const tracing = startTracing(def.name, tracingSettings(config));
+  const { tracer } = tracing;
   const bus = createBus({
     url: config.RABBITMQ_URL,
     exchange: config.BUS_EXCHANGE,
@@ -96,11 +102,12 @@ export async function startService<C extends BaseConfig & { PORT: number }>(def:
     db,
     schema,
     metrics,
+    tracer,
   });
 
-  const http = createHttpApp({ name: def.name, logger, bodyLimit: config.HTTP_BODY_LIMIT, rawBodyPaths: def.rawBodyPaths, metrics });
+  const http = createHttpApp({ name: def.name, logger, bodyLimit: config.HTTP_BODY_LIMIT, rawBodyPaths: def.rawBodyPaths, metrics, tracer });
   const auth: ServiceAuth = { workloads: new WorkloadCredentials(config.SERVICE_TOKEN_SECRET, def.role ?? def.name) };
-  const deps: ServiceDeps<C> = { config, logger, db, bus, storage, app: http.app, auth, metrics };
+  const deps: ServiceDeps<C> = { config, logger, db, bus, storage, app: http.app, auth, metrics, tracer };
   const revoked = def.authenticatesUsers ? revokedSessionsFor(def, deps) : undefined;
   if (def.authenticatesUsers) auth.users = createAccessTokenVerifier(accessTokenSettings(config), revoked);
   attachAuth(http.app, auth);
@@ -133,6 +140,7 @@ export async function startService<C extends BaseConfig & { PORT: number }>(def:
     await server?.close();
     await bus.close();
     await db.destroy();
+    await tracing.shutdown();
     throw err;
   }
   const api = server;
@@ -149,6 +157,7 @@ export async function startService<C extends BaseConfig & { PORT: number }>(def:
       await bus.close();
       if (stopHook) await stopHook();
       await db.destroy();
+      await tracing.shutdown().catch((err: unknown) => logger.warn({ err }, 'could not send the last spans'));
       logger.info(`${def.name} stopped`);
     })());
 

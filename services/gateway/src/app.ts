@@ -15,6 +15,8 @@ import {
   finishHttpApp,
   httpRevocationSource,
   revocationsUrl,
+  startTracing,
+  tracingSettings,
   type AccessTokenVerifier,
   type HttpApp,
   type Logger,
@@ -63,7 +65,9 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
 
   // Bodies stream through untouched: services parse their own JSON, and webhook signatures need the raw bytes.
   const metrics = createServiceMetrics('gateway');
-  const http = createHttpApp({ name: 'gateway', logger, parseJson: false, metrics });
+  // The public's sampled flag is not believed: a browser's trace id is kept, the decision to record is ours.
+  const tracing = startTracing('gateway', tracingSettings(config, false));
+  const http = createHttpApp({ name: 'gateway', logger, parseJson: false, metrics, tracer: tracing.tracer });
   const { app } = http;
   app.set('trust proxy', config.TRUST_PROXY);
   if (storage) http.readiness.storage = () => storage.ping();
@@ -91,6 +95,7 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
       await revoked?.stop();
       proxy.close();
       storeProxy.close();
+      await tracing.shutdown().catch((err: unknown) => logger.warn({ err }, 'could not send the last spans'));
     },
   };
 }
@@ -109,6 +114,7 @@ function apiRoutes(config: GatewayConfig, verifier: AccessTokenVerifier, proxy: 
       return next(new AppError(405, 'request/method-not-allowed', `${req.method} is not allowed on ${req.path}.`));
     }
     const { route } = match;
+    res.locals.route = route.path;
     if (route.access === 'signed-in') await verifier.verify(req.header('authorization'), 403);
     proxy.forward(req, res, next, { name: route.target, baseUrl: serviceUrl(config, route.target) });
   };

@@ -1,7 +1,7 @@
 import http, { type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import type { NextFunction, Request, Response } from 'express';
-import { AppError, CORRELATION_HEADER, watchBody, type BodyClock } from '@frametext/service-kit';
+import { AppError, CORRELATION_HEADER, TRACE_HEADERS, traceHeaders, watchBody, type BodyClock } from '@frametext/service-kit';
 
 export interface ProxyOptions {
   /** Time a service may take to start answering before the gateway answers 504. */
@@ -30,8 +30,9 @@ export interface Proxy {
 
 // Connection-scoped headers (RFC 9110 7.6.1) never travel through a proxy; `host` is the target's.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
-// Set by the gateway alone: a client must not choose its correlation id or its forwarding chain.
-const GATEWAY_OWNED = new Set([CORRELATION_HEADER, 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'forwarded', 'x-real-ip']);
+// Set by the gateway alone: a client must not choose its correlation id or its forwarding chain. Its trace context
+// goes on as the gateway's own span, a child of the client's (the gateway decides what is recorded).
+const GATEWAY_OWNED = new Set([CORRELATION_HEADER, ...TRACE_HEADERS, 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'forwarded', 'x-real-ip']);
 
 /** Idle time of a pooled connection to a service or the store that says nothing about its own. */
 const POOL_IDLE_MS = 4_000;
@@ -59,6 +60,7 @@ export function createProxy(opts: ProxyOptions): Proxy {
       const protocol = base.protocol === 'https:' ? 'https:' : 'http:';
       const headers = forwardedRequestHeaders(req.headers);
       headers[CORRELATION_HEADER] = String(res.getHeader(CORRELATION_HEADER) ?? '');
+      Object.assign(headers, traceHeaders());
       headers['x-forwarded-for'] = req.ip ?? req.socket.remoteAddress ?? '';
       // req.protocol repeats a trusted proxy's X-Forwarded-Proto as it comes; only the two real answers travel on.
       headers['x-forwarded-proto'] = req.protocol === 'https' ? 'https' : 'http';

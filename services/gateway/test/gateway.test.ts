@@ -415,9 +415,27 @@ describe('headers', () => {
     expect(res.headers.get('x-correlation-id')).toBe('corr-test-1234');
     expect(upstream.billing.last.headers['x-correlation-id']).toBe('corr-test-1234');
     const res2 = await fetch(`${base}/api/config`);
+    // A request that names none gets its trace id as its correlation id.
     const generated = res2.headers.get('x-correlation-id');
-    expect(generated).toMatch(/^[0-9a-f-]{36}$/);
+    expect(generated).toMatch(/^[0-9a-f]{32}$/);
     expect(upstream.billing.last.headers['x-correlation-id']).toBe(generated);
+    expect(upstream.billing.last.headers.traceparent).toMatch(new RegExp(`^00-${generated}-[0-9a-f]{16}-0[01]$`));
+  });
+
+  it("continues the browser's trace as its own span, and starts a new one when the browser's header is malformed", async () => {
+    const traceId = 'a3ce929d0e0e47364bf92f3577b34da6';
+    const browserSpan = 'b7ad6b7169203331';
+    const res = await fetch(`${base}/api/config`, { headers: { traceparent: `00-${traceId}-${browserSpan}-01`, tracestate: 'vendor=browser' } });
+    expect(res.status).toBe(200);
+    const forwarded = String(upstream.billing.last.headers.traceparent);
+    expect(forwarded).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-0[01]$`));
+    expect(forwarded).not.toContain(browserSpan);
+    expect(res.headers.get('x-correlation-id')).toBe(traceId);
+
+    await fetch(`${base}/api/config`, { headers: { traceparent: `00-${traceId}-not-a-span-id-01` } });
+    const fresh = String(upstream.billing.last.headers.traceparent);
+    expect(fresh).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
+    expect(fresh).not.toContain(traceId);
   });
 });
 

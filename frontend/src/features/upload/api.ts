@@ -1,15 +1,19 @@
 import type { GetUploadUrlRequest, GetUploadUrlResponse, UploadCompleteResponse, UploadStatusResponse } from '@frametext/contracts';
 import { api } from '../../lib/api';
+import { traceHeaders } from '../../lib/traceContext';
+
+/** The calls of one upload carry its trace id, so the server sees the upload, start to end, as one trace. */
+type Traced<T> = T & { traceId: string };
 
 export const uploadApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** Validates the request, holds its credits, and answers one presigned PUT URL per object. */
-    getUploadURL: build.mutation<GetUploadUrlResponse, GetUploadUrlRequest>({
-      query: (body) => ({ url: 'getUploadURL', method: 'POST', body }),
+    getUploadURL: build.mutation<GetUploadUrlResponse, Traced<{ request: GetUploadUrlRequest }>>({
+      query: ({ request, traceId }) => ({ url: 'getUploadURL', method: 'POST', body: request, headers: traceHeaders(traceId) }),
     }),
     /** The bytes are in: the server checks them and starts the pipeline. Credits are now held and a card exists. */
-    uploadComplete: build.mutation<UploadCompleteResponse, string>({
-      query: (uploadID) => ({ url: 'uploadComplete', method: 'POST', body: { uploadID } }),
+    uploadComplete: build.mutation<UploadCompleteResponse, Traced<{ uploadID: string }>>({
+      query: ({ uploadID, traceId }) => ({ url: 'uploadComplete', method: 'POST', body: { uploadID }, headers: traceHeaders(traceId) }),
       invalidatesTags: ['Uploads', 'Profile'],
     }),
     /** Polled every 2.5 s in step 2. Answers 404 for a few ms right after uploadComplete. */

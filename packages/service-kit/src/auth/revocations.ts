@@ -1,6 +1,7 @@
 import { revocationsResponseSchema } from '@frametext/contracts';
 import type { Logger } from '../logging/logger.js';
 import type { WorkloadCredentials } from './workload.js';
+import { unsampledTraceHeaders } from '../tracing/tracing.js';
 
 /** identity's route that lists the sessions ended (log-out, password reset) while their access tokens may still live. */
 export const REVOCATIONS_PATH = '/internal/revocations';
@@ -11,7 +12,7 @@ export type RevocationSource = () => Promise<readonly string[]>;
 /** Reads identity's feed with a workload token (audience `identity`). */
 export function httpRevocationSource(url: string, credentials: WorkloadCredentials, timeoutMs = 2_000): RevocationSource {
   return async () => {
-    const res = await fetch(url, { headers: { ...credentials.headers('identity') }, signal: AbortSignal.timeout(timeoutMs) });
+    const res = await fetch(url, { headers: { ...credentials.headers('identity'), ...unsampledTraceHeaders() }, signal: AbortSignal.timeout(timeoutMs) });
     if (!res.ok) throw new Error(`the revocation feed answered ${res.status}`);
     return revocationsResponseSchema.parse(await res.json()).sessions;
   };

@@ -8,6 +8,7 @@ import { queueStats } from './queue-probe.js';
 import { OutboxRelay } from './relay.js';
 import { declareExchange, declareServiceQueues } from './topology.js';
 import type { Bus, BusOptions, Consumer } from './types.js';
+import type { TraceCarrier } from '../tracing/tracing.js';
 
 export { assertConsumers } from './assert-consumers.js';
 export { queueNames } from './topology.js';
@@ -46,10 +47,10 @@ export function createBus(opts: BusOptions): Bus {
     },
   });
 
-  const publish = async (envelope: Envelope, routingKey = envelope.type): Promise<void> => {
+  const publish = async (envelope: Envelope, routingKey = envelope.type, trace?: TraceCarrier): Promise<void> => {
     const checked = checkEnvelope(envelope);
     if (!checked.ok) throw new Error(`refusing to publish ${String(envelope.type)} ${String(envelope.id)}: ${checked.reason}`);
-    await publishConfirmed(link, publishTimeoutMs, opts.exchange, routingKey, encodeEnvelope(envelope), envelopeProperties(envelope));
+    await publishConfirmed(link, publishTimeoutMs, opts.exchange, routingKey, encodeEnvelope(envelope), envelopeProperties(envelope, trace));
   };
 
   return {
@@ -66,6 +67,7 @@ export function createBus(opts: BusOptions): Bus {
           maxAttempts: opts.maxAttempts,
           maxInterruptions: opts.maxInterruptions,
           metrics: opts.metrics,
+          tracer: opts.tracer,
           retryDelayMs: opts.retryDelayMs,
           consumers,
           sendToQueue: (queue, content, options) => publishConfirmed(link, publishTimeoutMs, '', queue, content, options),

@@ -34,8 +34,8 @@ export function encodeEnvelope(envelope: Envelope): Buffer {
   return Buffer.from(JSON.stringify(envelope), 'utf8');
 }
 
-/** AMQP properties of an envelope: persistent, JSON, and its ids where operators and tracing tools look for them. */
-export function envelopeProperties(envelope: Envelope): Options.Publish {
+/** AMQP properties of an envelope: persistent, JSON, and its ids and trace context where operators and tracing tools look for them. */
+export function envelopeProperties(envelope: Envelope, trace: Record<string, string> = {}): Options.Publish {
   return {
     persistent: true,
     contentType: 'application/json',
@@ -44,6 +44,7 @@ export function envelopeProperties(envelope: Envelope): Options.Publish {
     correlationId: envelope.correlationId,
     timestamp: Math.floor(Date.parse(envelope.occurredAt) / 1000),
     headers: {
+      ...trace,
       'x-correlation-id': envelope.correlationId,
       ...(envelope.causationId ? { 'x-causation-id': envelope.causationId } : {}),
     },

@@ -1,3 +1,4 @@
+import { context, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
 import type { Channel, ConsumeMessage, Options } from 'amqplib';
 import type { Envelope } from '@frametext/contracts';
 import type { Knex } from '../db/index.js';
@@ -8,6 +9,7 @@ import type { BrokerSession } from './connection.js';
 import { queueNames, retryDelay, retryQueueName } from './topology.js';
 import type { Consumer } from './types.js';
 import type { BusOutcome, ServiceMetrics } from '../metrics/definitions.js';
+import { contextFrom } from '../tracing/tracing.js';
 
 export const ATTEMPT_HEADER = 'x-attempt';
 export const LAST_ERROR_HEADER = 'x-last-error';
@@ -25,6 +27,8 @@ export interface ConsumerRunnerOptions {
   consumers: Consumer[];
   /** Counts what became of each message (Prometheus), when the service has metrics. */
   metrics?: Pick<ServiceMetrics, 'busMessages'>;
+  /** Each message handled is a consumer span under the trace it came with. */
+  tracer?: Tracer;
   /** Sends a message straight to a queue with publisher confirms (retry and dead-letter queues). */
   sendToQueue(queue: string, content: Buffer, options: Options.Publish): Promise<void>;
 }
@@ -67,6 +71,20 @@ async function forgetStarts(db: Knex, messageId: string): Promise<void> {
   await db('interrupted_deliveries').where({ message_id: messageId }).delete();
 }
 
+/** Runs `work` as a child span of the current one, ending it (with an error status if it throws) when it settles. */
+async function inSpan<T>(tracer: Tracer, name: string, work: () => Promise<T>): Promise<T> {
+  return tracer.startActiveSpan(name, async (span) => {
+    try {
+      return await work();
+    } catch (err) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: errorText(err) });
+      throw err;
+    } finally {
+      span.end();
+    }
+  });
+}
+
 /**
  * Handles the service's queue. Each message is validated, then handled in one transaction that first
  * records its id in the inbox (a redelivery finds it there and changes nothing). It is acked only after
@@ -75,6 +93,7 @@ async function forgetStarts(db: Knex, messageId: string): Promise<void> {
 export class ConsumerRunner {
   private readonly byType = new Map<string, Consumer>();
   private readonly queues;
+  private readonly tracer: Tracer;
   private readonly inFlight = new Set<Promise<void>>();
   private subscription: { channel: Channel; consumerTag: string } | undefined;
   private stopping = false;
@@ -82,6 +101,7 @@ export class ConsumerRunner {
   constructor(private readonly opts: ConsumerRunnerOptions) {
     for (const c of opts.consumers) this.byType.set(c.type, c);
     this.queues = queueNames(opts.service);
+    this.tracer = opts.tracer ?? trace.getTracer(opts.service);
   }
 
   bindings(): string[] {
@@ -131,7 +151,28 @@ export class ConsumerRunner {
         return;
       }
       const envelope = decoded.envelope;
-      await runWithContext({ correlationId: envelope.correlationId, causationId: envelope.id }, () => this.handleEnvelope(channel, msg, envelope));
+      const parent = contextFrom(msg.properties.headers);
+      const span = this.tracer.startSpan(
+        `process ${envelope.type}`,
+        {
+          kind: SpanKind.CONSUMER,
+          attributes: {
+            'messaging.system': 'rabbitmq',
+            'messaging.operation.type': 'process',
+            'messaging.destination.name': this.queues.main,
+            'messaging.message.id': envelope.id,
+            'frametext.attempt': attemptOf(msg),
+          },
+        },
+        parent,
+      );
+      try {
+        await context.with(trace.setSpan(parent, span), () =>
+          runWithContext({ correlationId: envelope.correlationId, causationId: envelope.id }, () => this.handleEnvelope(channel, msg, envelope)),
+        );
+      } finally {
+        span.end();
+      }
     } catch (err) {
       // The retry or dead-letter queue could not take it (broker trouble): leave it to the broker to redeliver.
       this.opts.logger.error({ err: errorText(err), messageId: msg.properties.messageId }, 'could not settle a message; it will be redelivered');
@@ -177,17 +218,18 @@ export class ConsumerRunner {
           await forgetStarts(this.opts.db, envelope.id).catch(() => undefined);
           return;
         }
-        prepared = await consumer.prepare(envelope as never, { log, attempt });
+        const prepare = consumer.prepare;
+        prepared = await inSpan(this.tracer, 'prepare', () => prepare(envelope as never, { log, attempt }));
       }
       const committed: (() => Promise<unknown>)[] = [];
       const afterCommit = (work: () => Promise<unknown>) => void committed.push(work);
-      const handled = await this.opts.db.transaction(async (trx) => {
+      const handled = await inSpan(this.tracer, 'commit', () => this.opts.db.transaction(async (trx) => {
         const inserted = await trx('inbox').insert({ message_id: envelope.id, type: envelope.type }).onConflict('message_id').ignore().returning('message_id');
         await forgetStarts(trx, envelope.id);
         if (inserted.length === 0) return false;
         await consumer.handler(envelope as never, { trx, log, attempt, prepared, afterCommit });
         return true;
-      });
+      }));
       if (!handled) log.info('already handled; redelivery ignored');
       this.ack(channel, msg);
       this.count(handled ? 'handled' : 'duplicate');
@@ -217,6 +259,9 @@ export class ConsumerRunner {
 
   private count(outcome: BusOutcome): void {
     this.opts.metrics?.busMessages.inc({ queue: this.queues.main, outcome });
+    const span: Span | undefined = trace.getActiveSpan();
+    span?.setAttribute('frametext.outcome', outcome);
+    if (outcome === 'failed' || outcome === 'dead_lettered') span?.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
   }
 
   private async deadLetter(msg: ConsumeMessage, headers: Record<string, unknown>): Promise<void> {

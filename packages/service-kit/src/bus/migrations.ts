@@ -52,6 +52,13 @@ export const busMigrations: Migration[] = [
       });
     },
   },
+  {
+    // The W3C trace context of the span that wrote each event, sent as message headers so one upload is one trace.
+    name: '0003_kit_outbox_trace_context',
+    async up(db) {
+      await db.schema.alterTable('outbox', (t) => t.jsonb('trace_context'));
+    },
+  },
 ];
 
 /** The Postgres NOTIFY channel the outbox trigger of `schema` signals (identifiers stop at 63 bytes). */

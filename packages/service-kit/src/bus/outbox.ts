@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { envelopeSchema, eventSchemas, type Envelope, type EventData, type EventType } from '@frametext/contracts';
 import type { Knex } from '../db/index.js';
 import { currentContext } from '../logging/context.js';
+import { traceHeaders } from '../tracing/tracing.js';
 
 /** Builds a validated envelope for an event, taking the correlation and causation ids from the current context. */
 export function buildEnvelope<T extends EventType>(type: T, data: EventData<T>, ids: { correlationId?: string; causationId?: string | null } = {}): Envelope<EventData<T>> {
@@ -25,7 +26,15 @@ export function buildEnvelope<T extends EventType>(type: T, data: EventData<T>, 
  */
 export async function enqueueEvent<T extends EventType>(trx: Knex | Knex.Transaction, type: T, data: EventData<T>, ids?: { correlationId?: string; causationId?: string | null; routingKey?: string }): Promise<Envelope<EventData<T>>> {
   const envelope = buildEnvelope(type, data, ids);
-  await trx('outbox').insert({ id: envelope.id, type: envelope.type, routing_key: ids?.routingKey ?? envelope.type, envelope: JSON.stringify(envelope) });
+  // The span writing the event (a request's, a message's) becomes the parent of the span that handles it.
+  const trace = traceHeaders();
+  await trx('outbox').insert({
+    id: envelope.id,
+    type: envelope.type,
+    routing_key: ids?.routingKey ?? envelope.type,
+    envelope: JSON.stringify(envelope),
+    trace_context: Object.keys(trace).length > 0 ? JSON.stringify(trace) : null,
+  });
   return envelope;
 }
 

@@ -3,6 +3,7 @@ import type { Envelope } from '@frametext/contracts';
 import type { Knex } from '../db/index.js';
 import type { Logger } from '../logging/logger.js';
 import { outboxChannel } from './migrations.js';
+import type { TraceCarrier } from '../tracing/tracing.js';
 
 export interface OutboxRelayOptions {
   db: Knex;
@@ -11,7 +12,7 @@ export interface OutboxRelayOptions {
   logger: Logger;
   sweepMs: number;
   batchSize?: number;
-  publish(envelope: Envelope, routingKey: string): Promise<void>;
+  publish(envelope: Envelope, routingKey: string, trace?: TraceCarrier): Promise<void>;
   /** Background passes run only while the broker is connected; a reconnect kicks a pass. */
   isConnected(): boolean;
 }
@@ -20,6 +21,7 @@ interface OutboxRow {
   id: string;
   routing_key: string;
   envelope: Envelope;
+  trace_context: TraceCarrier | null;
 }
 
 function errorText(err: unknown): string {
@@ -97,10 +99,10 @@ export class OutboxRelay {
 
   private batch(): Promise<{ fetched: number; published: number; failed: number }> {
     return this.opts.db.transaction(async (trx) => {
-      const rows: OutboxRow[] = await trx('outbox').select('id', 'routing_key', 'envelope').whereNull('published_at').orderBy('created_at').limit(this.batchSize).forUpdate().skipLocked();
+      const rows: OutboxRow[] = await trx('outbox').select('id', 'routing_key', 'envelope', 'trace_context').whereNull('published_at').orderBy('created_at').limit(this.batchSize).forUpdate().skipLocked();
       if (rows.length === 0) return { fetched: 0, published: 0, failed: 0 };
       // One channel keeps publish order; confirms are awaited together.
-      const results = await Promise.allSettled(rows.map((row) => this.opts.publish(row.envelope, row.routing_key)));
+      const results = await Promise.allSettled(rows.map((row) => this.opts.publish(row.envelope, row.routing_key, row.trace_context ?? undefined)));
       const done: string[] = [];
       let failed = 0;
       for (const [i, result] of results.entries()) {

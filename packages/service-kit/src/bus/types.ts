@@ -3,6 +3,8 @@ import type { Knex } from '../db/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { QueueStats } from './queue-probe.js';
 import type { ServiceMetrics } from '../metrics/definitions.js';
+import type { TraceCarrier } from '../tracing/tracing.js';
+import type { Tracer } from '@opentelemetry/api';
 
 export interface HandlerContext {
   /** The transaction the inbox row is written in: write the handler's state changes (and outbox events) here. */
@@ -80,13 +82,18 @@ export interface BusOptions {
   metrics?: ServiceMetrics;
   /** Interval of the outbox sweep that re-sends whatever a crash or an outage left behind. Default 2 s. */
   relaySweepMs?: number;
+  /** Handling a message is a consumer span, child of the span that wrote the event (its `traceparent` header). */
+  tracer?: Tracer;
 }
 
 export interface Bus {
   /** Connects, declares the exchange and the service's queues, starts consumers and the outbox relay. */
   start(consumers?: Consumer[]): Promise<void>;
-  /** Publishes one envelope with publisher confirms (used by the relay; services write to the outbox instead). */
-  publish(envelope: Envelope, routingKey?: string): Promise<void>;
+  /**
+   * Publishes one envelope with publisher confirms (used by the relay; services write to the outbox instead), with the
+   * trace context of the span that wrote it as headers.
+   */
+  publish(envelope: Envelope, routingKey?: string, trace?: TraceCarrier): Promise<void>;
   /** Runs one pass of the outbox relay now (tests and start-up). */
   flushOutbox(): Promise<number>;
   /** Throws if the broker connection is not usable (readiness). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { TracingSettings } from '../tracing/tracing.js';
 
 /**
  * Development stand-ins for the installation's secrets, so that `npm test` and a bare `node dist/main.js` work with
@@ -49,6 +50,13 @@ export const baseConfigShape = {
    * default the HTTP port + 1000 (9101 for identity's 8101), `off` to serve none.
    */
   METRICS_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]).optional(),
+  /**
+   * OpenTelemetry: the OTLP/HTTP collector spans are sent to (`http://otel-collector:4318`). Unset, nothing is recorded
+   * or sent, though trace ids still travel with every request and message and appear in the logs.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  /** Share of new traces recorded when exporting, 0 to 1 (the OpenTelemetry variable's name). */
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(1),
   HTTP_BODY_LIMIT: z.string().default('1mb'),
   /** Longest a client may take to send the request line and headers; then 408 (slow-header attacks). */
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
@@ -115,6 +123,11 @@ export function accessTokenSettings(config: BaseConfig) {
 }
 
 /** The Node server's clocks as the settings give them (`listen`'s last argument). */
+/** Tracing settings from the config; only the gateway, facing the public, passes false (see `TracingSettings`). */
+export function tracingSettings(config: Pick<BaseConfig, 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_TRACES_SAMPLER_ARG'>, trustCallerSampling = true): TracingSettings {
+  return { endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, sampleRatio: config.OTEL_TRACES_SAMPLER_ARG, trustCallerSampling };
+}
+
 export function serverTimeouts(config: Pick<BaseConfig, 'HTTP_HEADERS_TIMEOUT_MS' | 'HTTP_REQUEST_TIMEOUT_MS' | 'HTTP_KEEP_ALIVE_TIMEOUT_MS'>) {
   return {
     headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,

@@ -1,3 +1,4 @@
+import { context, INVALID_SPAN_CONTEXT, isSpanContextValid, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES, type Server } from 'node:http';
@@ -7,6 +8,7 @@ import { CORRELATION_HEADER, runWithContext, sanitizeCorrelationId } from '../lo
 import { AppError, toErrorResponse } from '../errors/index.js';
 import { storableTextGuard } from './storable-text.js';
 import type { ServiceMetrics } from '../metrics/definitions.js';
+import { contextFrom } from '../tracing/tracing.js';
 
 export type ReadinessCheck = () => Promise<void>;
 
@@ -22,6 +24,8 @@ export interface HttpAppOptions {
   parseJson?: boolean;
   /** Requests are counted and timed by route template and status class. */
   metrics?: Pick<ServiceMetrics, 'httpRequests' | 'httpDuration'>;
+  /** Each request is a server span, child of the caller's `traceparent`; without a tracer, only ids travel on. */
+  tracer?: Tracer;
 }
 
 export interface HttpApp {
@@ -32,8 +36,14 @@ export interface HttpApp {
   setDraining(): void;
 }
 
-/** A request's route as declared (`/api/getUploadDetails/:id`), never the raw path, so labels stay few. */
-function routeTemplate(req: Request, status: number): string {
+/**
+ * A request's route as declared (`/api/getUploadDetails/:id`), never the raw path, so labels stay few. A handler that
+ * dispatches by a table of its own rather than Express routes (the gateway) names it in `res.locals.route`.
+ */
+function routeTemplate(req: Request, res: Response): string {
+  const named: unknown = res.locals.route;
+  if (typeof named === 'string') return named;
+  const status = res.statusCode;
   const path = (req.route as { path?: unknown } | undefined)?.path;
   if (typeof path === 'string') return `${req.baseUrl}${path}`;
   return status === 404 ? 'unmatched' : 'other';
@@ -52,23 +62,39 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
   let draining = false;
   const readiness: Record<string, ReadinessCheck> = { ...(opts.readiness ?? {}) };
 
+  const tracer = opts.tracer ?? trace.getTracer(opts.name);
   app.use((req: Request, res: Response, next: NextFunction) => {
-    const correlationId = sanitizeCorrelationId(req.header(CORRELATION_HEADER)) ?? randomUUID();
+    const probe = req.path.startsWith('/health/');
+    const callerContext = contextFrom(req.headers);
+    // Probes come every few seconds and say nothing about a user's work: they get no span.
+    const span = probe ? trace.wrapSpanContext(INVALID_SPAN_CONTEXT) : tracer.startSpan(req.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method } }, callerContext);
+    const ids = span.spanContext();
+    // A request that names no correlation id gets its trace id, so the reference a user quotes finds the trace too.
+    const correlationId = sanitizeCorrelationId(req.header(CORRELATION_HEADER)) ?? (isSpanContextValid(ids) ? ids.traceId : randomUUID());
     res.setHeader(CORRELATION_HEADER, correlationId);
     const started = process.hrtime.bigint();
+    res.on('close', () => {
+      if (res.writableFinished) return;
+      span.setStatus({ code: SpanStatusCode.ERROR, message: 'the client went away before the answer' });
+      span.end();
+    });
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      if (req.path.startsWith('/health/')) return;
+      const route = routeTemplate(req, res);
+      span.updateName(`${req.method} ${route}`);
+      span.setAttributes({ 'http.route': route, 'http.response.status_code': res.statusCode });
+      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+      if (probe) return;
       if (opts.metrics) {
-        const route = routeTemplate(req, res.statusCode);
         opts.metrics.httpRequests.inc({ method: req.method, route, status_class: `${Math.floor(res.statusCode / 100)}xx` });
         opts.metrics.httpDuration.observe({ method: req.method, route }, ms / 1000);
       }
       runWithContext({ correlationId }, () =>
-        opts.logger.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms) }, 'http request'),
+        opts.logger.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms), traceId: ids.traceId }, 'http request'),
       );
     });
-    runWithContext({ correlationId }, next);
+    context.with(trace.setSpan(callerContext, span), () => runWithContext({ correlationId }, next));
   });
 
   app.get('/health/live', (_req, res) => {

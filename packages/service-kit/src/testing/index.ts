@@ -1,7 +1,8 @@
 // What tests of the services share: the test database and broker, unique names, a stand-in for identity's
-// keys and feed, an exchange watcher and publisher, and one way to start a service under test.
+// keys and feed, an exchange watcher and publisher, a trace collector's receiving end, and one way to start a service under test.
 export * from './basics.js';
 export * from './http.js';
 export * from './tokens.js';
 export * from './broker.js';
 export * from './service.js';
+export * from './otlp.js';

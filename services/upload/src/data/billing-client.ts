@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, CORRELATION_HEADER, correlationId, unavailable, type Logger, type WorkloadCredentials } from '@frametext/service-kit';
+import { AppError, CORRELATION_HEADER, correlationId, traceHeaders, unavailable, type Logger, type WorkloadCredentials } from '@frametext/service-kit';
 import {
   chargeLocalUseResponseSchema,
   reserveCreditsResponseSchema,
@@ -67,6 +67,7 @@ export function httpBillingClient(opts: { baseUrl: string; timeoutMs: number; lo
           authorization: `Bearer ${accessToken}`,
           ...opts.credentials.headers('billing'),
           [CORRELATION_HEADER]: correlationId(),
+          ...traceHeaders(),
         },
         body: JSON.stringify(req),
         signal: AbortSignal.timeout(opts.timeoutMs),

@@ -3,6 +3,7 @@ import type { GetUploadUrlRequest, GetUploadUrlResponse } from '@frametext/contr
 import { useAppDispatch } from '../../../lib/store';
 import { toastShown } from '../../../lib/ui';
 import { api, errorCode, errorMessage } from '../../../lib/api';
+import { newTraceId } from '../../../lib/traceContext';
 import { useGetUploadURLMutation, useUploadCompleteMutation } from '../api';
 import { putFile } from '../media';
 
@@ -39,6 +40,7 @@ export function useUploadTransfer(onStarted: (upload: StartedUpload) => void) {
     async (request: GetUploadUrlRequest, files: readonly File[], contentType: string) => {
       const controller = new AbortController();
       abortRef.current = controller;
+      const traceId = newTraceId();
       const total = files.reduce((sum, f) => sum + f.size, 0);
       setProgress({ sent: 0, total });
       setPhase('requesting');
@@ -49,7 +51,7 @@ export function useUploadTransfer(onStarted: (upload: StartedUpload) => void) {
 
       let answer: GetUploadUrlResponse;
       try {
-        answer = await getUploadURL(request).unwrap();
+        answer = await getUploadURL({ request, traceId }).unwrap();
       } catch (e) {
         // The engine went away since the page read the engines (its workers stopped): read them again, so the
         // wizard switches to one that is available and says why.
@@ -76,7 +78,7 @@ export function useUploadTransfer(onStarted: (upload: StartedUpload) => void) {
 
       setPhase('completing');
       try {
-        await uploadComplete(answer.uploadID).unwrap();
+        await uploadComplete({ uploadID: answer.uploadID, traceId }).unwrap();
       } catch (e) {
         return fail(errorMessage(e, 'The files arrived but the upload could not be confirmed. Please try again.'));
       }
