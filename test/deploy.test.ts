@@ -8,7 +8,22 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { SERVICE_REGISTRY, serviceUrlSetting } from '@frametext/contracts';
+import * as keda from '@kubernetes-models/keda/keda.sh/v1alpha1';
+import * as core from 'kubernetes-models/v1';
+import * as apps from 'kubernetes-models/apps/v1';
+import * as autoscaling from 'kubernetes-models/autoscaling/v2';
+import * as networking from 'kubernetes-models/networking.k8s.io/v1';
+import * as policy from 'kubernetes-models/policy/v1';
+import { parseConfig } from '@frametext/service-kit';
 import { LOCAL_IMAGES, LOCAL_VERSIONS } from '../scripts/lib/local-images.mjs';
+import { configSchema as billingConfig } from '../services/billing/src/config.js';
+import { configSchema as frameExtractionConfig } from '../services/frame-extraction/src/config.js';
+import { gatewayConfigSchema } from '../services/gateway/src/config.js';
+import { identityConfigSchema } from '../services/identity/src/config.js';
+import { configSchema as ocrCloudConfig } from '../services/ocr-cloud/src/config.js';
+import { configSchema as ocrTesseractConfig } from '../services/ocr-tesseract/src/config.js';
+import { configSchema as resultsConfig } from '../services/results/src/config.js';
+import { configSchema as uploadConfig } from '../services/upload/src/config.js';
 
 // Offline checks of the container and Kubernetes files against the service registry: what an operator relies on
 // when deploying. The images themselves are built and run by `npm run test:containers`.
@@ -143,6 +158,46 @@ describe('k8s manifests', () => {
     }),
   );
   const find = (kind: string, name: string) => docs.find((d) => d.kind === kind && d.metadata?.name === name);
+  const kedaDocs = parseAllDocuments(read('k8s/components/keda/scaled-objects.yaml')).map((d) => d.toJS() as Doc);
+
+  // The schemas of Kubernetes' own API groups (kubernetes-models) and KEDA's CRDs, by apiVersion.
+  const SCHEMAS: Record<string, Record<string, unknown>> = {
+    v1: core,
+    'apps/v1': apps,
+    'autoscaling/v2': autoscaling,
+    'networking.k8s.io/v1': networking,
+    'policy/v1': policy,
+    'keda.sh/v1alpha1': keda,
+  };
+  /** What the schema of its kind says is wrong with a manifest, if anything. */
+  const schemaProblems = (doc: Doc): string[] => {
+    const Model = SCHEMAS[doc.apiVersion]?.[doc.kind] as (new (data: Doc) => { validate(): void }) | undefined;
+    const where = `${doc.apiVersion} ${doc.kind} ${doc.metadata?.name}`;
+    if (!Model) return [`${where}: no schema for this kind`];
+    try {
+      new Model(structuredClone(doc)).validate();
+      return [];
+    } catch (err) {
+      return [`${where}: ${(err as Error).message}`];
+    }
+  };
+
+  it('validates every object of the base and of the KEDA component against the Kubernetes and KEDA schemas', () => {
+    expect(docs.length + kedaDocs.length).toBeGreaterThan(60);
+    expect([...docs, ...kedaDocs].flatMap(schemaProblems)).toEqual([]);
+  });
+
+  it('the schema check finds what kubectl would refuse', () => {
+    const deployment = structuredClone(find('Deployment', 'upload')!);
+    deployment.spec.template.spec.containers[0].ports[0].containerPort = '8102';
+    expect(schemaProblems(deployment).join()).toMatch(/containerPort must be integer/);
+    const policy = { ...structuredClone(find('NetworkPolicy', 'default-deny-egress-but-dns')!), spec: { podSelector: {}, policyTypes: ['Egres'] } };
+    expect(schemaProblems(policy).join()).toMatch(/policyTypes\/0 must be equal to one of the allowed values/);
+    const scaled = structuredClone(kedaDocs.find((d) => d.kind === 'ScaledObject')!);
+    scaled.spec.triggers[0].metadata.value = 2;
+    expect(schemaProblems(scaled).join()).toMatch(/metadata\/value must be string/);
+    expect(schemaProblems({ apiVersion: 'apps/v1', kind: 'Deployent', metadata: { name: 'x' } })).toEqual(['apps/v1 Deployent x: no schema for this kind']);
+  });
 
   it.each(APP_SERVICES)('%s has a Deployment and a Service with probes, limits, non-root and a read-only root', (name) => {
     const deployment = find('Deployment', name);
@@ -207,6 +262,86 @@ describe('k8s manifests', () => {
     if (['gateway', 'identity', 'upload', 'billing', 'results'].includes(name)) expect(deployment.spec.replicas, name).toBe(2);
   });
 
+  // Least privilege: which Secrets each pod is given (k8s/config.yaml lists the same).
+  const BASE_SECRETS = ['frametext-service-token', 'frametext-database', 'frametext-broker'];
+  const STORE_SECRETS = [...BASE_SECRETS, 'frametext-object-store'];
+  const POD_SECRETS: Record<string, string[]> = {
+    gateway: ['frametext-service-token'],
+    identity: [...BASE_SECRETS, 'frametext-identity'],
+    upload: STORE_SECRETS,
+    'frame-extraction': STORE_SECRETS,
+    'ocr-tesseract': STORE_SECRETS,
+    'ocr-cloud': [...STORE_SECRETS, 'frametext-ocr-cloud'],
+    billing: [...BASE_SECRETS, 'frametext-billing'],
+    results: STORE_SECRETS,
+    postgres: ['frametext-infrastructure'],
+    rabbitmq: ['frametext-infrastructure'],
+    'object-store': ['frametext-object-store'],
+  };
+  const podOf = (name: string) => (find('Deployment', name) ?? find('StatefulSet', name))!.spec.template.spec;
+  /** Every Secret a pod reads, by environment or volume, with whether it may be missing. */
+  const secretsOf = (name: string) => {
+    const pod = podOf(name);
+    const refs: { name: string; optional: boolean }[] = [];
+    for (const c of pod.containers as Doc[]) {
+      for (const from of (c.envFrom ?? []) as Doc[]) if (from.secretRef) refs.push({ name: from.secretRef.name, optional: Boolean(from.secretRef.optional) });
+      for (const e of (c.env ?? []) as Doc[]) if (e.valueFrom?.secretKeyRef) refs.push({ name: e.valueFrom.secretKeyRef.name, optional: Boolean(e.valueFrom.secretKeyRef.optional) });
+    }
+    for (const v of (pod.volumes ?? []) as Doc[]) if (v.secret) refs.push({ name: v.secret.secretName, optional: Boolean(v.secret.optional) });
+    return refs;
+  };
+  const SERVICE_CONFIGS = {
+    gateway: gatewayConfigSchema,
+    identity: identityConfigSchema,
+    upload: uploadConfig,
+    'frame-extraction': frameExtractionConfig,
+    'ocr-tesseract': ocrTesseractConfig,
+    'ocr-cloud': ocrCloudConfig,
+    billing: billingConfig,
+    results: resultsConfig,
+  };
+
+  it.each(Object.keys(POD_SECRETS))('gives %s only the Secrets it uses, each one defined unless optional', (name) => {
+    const refs = secretsOf(name);
+    expect([...new Set(refs.map((r) => r.name))].sort()).toEqual([...POD_SECRETS[name]!].sort());
+    for (const ref of refs.filter((r) => !r.optional)) expect(find('Secret', ref.name), ref.name).toBeDefined();
+    // The optional ones are for an overlay to create (Stripe's keys, a Google key file).
+    for (const ref of refs.filter((r) => r.optional)) expect(find('Secret', ref.name), ref.name).toBeUndefined();
+  });
+
+  it.each(APP_SERVICES)("%s starts in production on its pod's environment alone", (name) => {
+    const config = find('ConfigMap', 'frametext-config')!.data as Record<string, string>;
+    const env: Record<string, string> = { ...config, PORT: String(PORT[name]) };
+    for (const ref of secretsOf(name)) Object.assign(env, find('Secret', ref.name)?.stringData ?? {});
+    expect(env.NODE_ENV).toBe('production');
+    const schema = SERVICE_CONFIGS[name as keyof typeof SERVICE_CONFIGS];
+    expect(() => parseConfig(schema, env)).not.toThrow();
+    // The pods that store files have the object store's keys; no pod has the fs store's signing secret.
+    expect(Boolean(env.S3_SECRET_KEY), name).toBe(['upload', 'frame-extraction', 'ocr-tesseract', 'ocr-cloud', 'results'].includes(name));
+    expect(env.STORAGE_SIGNING_SECRET).toBeUndefined();
+  });
+
+  it('denies egress by default (DNS aside) and opens only the paths the product uses', () => {
+    const deny = find('NetworkPolicy', 'default-deny-egress-but-dns')!;
+    expect(deny.spec).toMatchObject({ podSelector: {}, policyTypes: ['Egress'] });
+    expect((deny.spec.egress as Doc[]).flatMap((r) => r.ports)).toEqual([{ port: 53, protocol: 'UDP' }, { port: 53, protocol: 'TCP' }]);
+    const egressOf = (policy: string) => find('NetworkPolicy', policy)!.spec.egress as Doc[];
+    const target = (rule: Doc) => rule.to[0].podSelector?.matchLabels['app.kubernetes.io/name'] ?? rule.to[0].podSelector?.matchLabels['frametext.io/tier'];
+    const fromServices = egressOf('services-to-infrastructure-and-peers').map((r) => [target(r), r.ports[0].port]);
+    expect(fromServices).toEqual([['postgres', 5432], ['rabbitmq', 5672], ['object-store', 7480], ['identity', PORT.identity], ['billing', PORT.billing]]);
+    const fromGateway = egressOf('gateway-to-services-and-object-store').map((r) => [target(r), r.ports[0]]);
+    const servicePorts = APP_SERVICES.filter((n) => n !== 'gateway').map((n) => PORT[n]!);
+    expect(fromGateway).toEqual([['service', { port: Math.min(...servicePorts), endPort: Math.max(...servicePorts) }], ['object-store', { port: 7480 }]]);
+    // Only the services that call third-party APIs reach the internet, and no private or link-local address.
+    const outside = find('NetworkPolicy', 'third-party-apis')!;
+    expect(outside.spec.podSelector.matchExpressions[0].values.sort()).toEqual(['billing', 'identity', 'ocr-cloud']);
+    const block = outside.spec.egress[0].to[0].ipBlock;
+    expect(block.cidr).toBe('0.0.0.0/0');
+    expect(block.except).toEqual(expect.arrayContaining(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16']));
+    // Every path a service calls is also open at the other end: identity takes the services' JWKS and revocation calls.
+    expect(find('NetworkPolicy', 'identity-from-services')!.spec.ingress[0]).toEqual({ from: [{ podSelector: { matchLabels: { 'frametext.io/tier': 'service' } } }], ports: [{ port: PORT.identity }] });
+  });
+
   it('lets Prometheus, and only it, reach the metrics ports', () => {
     const policy = find('NetworkPolicy', 'metrics-from-prometheus')!;
     expect(policy.spec.podSelector.matchExpressions[0].values.sort()).toEqual([...APP_SERVICES].sort());
@@ -224,7 +359,6 @@ describe('k8s manifests', () => {
 
   describe('the KEDA component (k8s/overlays/keda)', () => {
     const component = parse(read('k8s/components/keda/kustomization.yaml')) as Doc;
-    const kedaDocs = parseAllDocuments(read('k8s/components/keda/scaled-objects.yaml')).map((d) => d.toJS() as Doc);
     const scaled = kedaDocs.filter((d) => d.kind === 'ScaledObject');
     const WORKERS = ['ocr-tesseract', 'ocr-cloud', 'frame-extraction'];
 

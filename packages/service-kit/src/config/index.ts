@@ -98,10 +98,14 @@ export const baseConfigShape = {
 
 type BaseShape = z.infer<z.ZodObject<typeof baseConfigShape>>;
 
-/** Production never runs on a secret anyone can read in this repository. */
+/**
+ * Production never runs on a secret anyone can read in this repository. The storage signing secret signs the fs
+ * store's URLs only, so a process on S3 needs none (and a Kubernetes pod is not given one).
+ */
 function refuseBuiltInSecrets(config: BaseShape, ctx: z.RefinementCtx): void {
   if (config.NODE_ENV !== 'production') return;
   for (const [key, builtIn] of Object.entries(BUILT_IN_SECRETS)) {
+    if (key === 'STORAGE_SIGNING_SECRET' && config.STORAGE_DRIVER !== 'fs') continue;
     if (config[key as keyof typeof BUILT_IN_SECRETS] === builtIn) {
       ctx.addIssue({ code: 'custom', path: [key], message: 'is the built-in development value; production needs a secret of its own' });
     }
