@@ -1,11 +1,12 @@
 // Pipeline benchmark: generated 720p media through the whole product (gateway API, frame extraction, OCR
-// workers, results) against a bare `tesseract` loop over the same frames, in the same run.
+// workers, results) against the anchor, bare Tesseract on the same frames (ffmpeg's fps filter, then one
+// single-threaded `tesseract` per core: sample-media's anchor.ts), in the same run.
 // Prints frames per second, the ratio, time per stage, and the share of known values found by each.
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { makeChargerVideo, makeTelemetryVideo, textsAt } from '@frametext/sample-media';
+import { anchorExtract, anchorRead, makeChargerVideo, makeTelemetryVideo, textsAt } from '@frametext/sample-media';
 import { startServices, waitUntilHealthy } from '../scripts/lib/services.mjs';
 import { portOpen } from '../scripts/lib/sh.mjs';
 
@@ -77,6 +78,8 @@ export async function runThroughPipeline(token, video, intervalSeconds) {
       extractionMs: (tProcessing ?? tDone) - tComplete,
       ocrMs: tDone - (tProcessing ?? tComplete),
       totalMs: tDone - tComplete,
+      /** What a person waits for: from asking for the upload URL to processed. */
+      endToEndMs: tDone - t0,
     },
   };
 }
@@ -95,15 +98,16 @@ function accuracy(video, frames) {
   return total ? found / total : 0;
 }
 
-/** The same frames through a plain sequential `tesseract` loop, as a person would script it. */
-function bareTesseract(video, intervalSeconds, dir) {
-  const framesDir = path.join(dir, `${path.basename(video.path)}-frames`);
-  execFileSync('mkdir', ['-p', framesDir]);
-  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-i', video.path, '-vf', `fps=1/${intervalSeconds}`, '-start_number', '0', path.join(framesDir, '%05d.png')]);
-  const files = readdirSync(framesDir).sort();
-  const t0 = performance.now();
-  const frames = files.map((f, i) => ({ t: i * intervalSeconds, text: execFileSync('tesseract', [path.join(framesDir, f), '-'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString() }));
-  return { frames, ms: performance.now() - t0 };
+/** The anchor on the same frames: ffmpeg's fps filter, then bare `tesseract` on every core. */
+async function bareTesseract(video, intervalSeconds, dir) {
+  const extracted = await anchorExtract(video.path, intervalSeconds, path.join(dir, `${path.basename(video.path)}-frames`));
+  const read = await anchorRead(extracted.files);
+  return {
+    frames: read.texts.map((text, i) => ({ t: i * intervalSeconds, text })),
+    extractSeconds: extracted.seconds,
+    readSeconds: read.seconds,
+    processes: read.processes,
+  };
 }
 
 function pipelineFrames(details, intervalSeconds) {
@@ -158,14 +162,15 @@ export function benchPipeline() {
     ];
     const rows = [];
     for (const c of cases) {
-      const bare = bareTesseract(c.video, c.interval, dir);
+      const bare = await bareTesseract(c.video, c.interval, dir);
       const ours = await runThroughPipeline(token, c.video, c.interval);
       const frames = ours.details.results.ocrResults.length;
       rows.push({
         case: c.name,
         frames,
-        bareFps: frames / (bare.ms / 1000),
-        pipelineFps: frames / (ours.stages.totalMs / 1000),
+        bareFps: frames / (bare.extractSeconds + bare.readSeconds),
+        bare,
+        pipelineFps: frames / (ours.stages.endToEndMs / 1000),
         stages: ours.stages,
         bareAccuracy: accuracy(c.video, bare.frames),
         pipelineAccuracy: accuracy(c.video, pipelineFrames(ours.details, c.interval)),
@@ -177,11 +182,12 @@ export function benchPipeline() {
 
 export function printPipeline(rows) {
   const f = (n, d = 2) => n.toFixed(d);
-  console.log('\nPipeline (gateway API -> extraction -> OCR workers -> results) vs a bare tesseract loop, same frames');
+  console.log('\nPipeline (getUploadURL -> transfer -> extraction -> OCR workers -> processed) vs bare Tesseract on every core, same frames');
   for (const r of rows) {
     console.log(`\n  ${r.case}: ${r.frames} frames`);
-    console.log(`    throughput  pipeline ${f(r.pipelineFps)} frames/s   bare tesseract ${f(r.bareFps)} frames/s   ratio ${f(r.pipelineFps / r.bareFps)}x (target >= 0.80x)`);
-    console.log(`    stages      transfer ${f(r.stages.transferMs / 1000)} s   extraction ${f(r.stages.extractionMs / 1000)} s   OCR to processed ${f(r.stages.ocrMs / 1000)} s   complete-to-processed ${f(r.stages.totalMs / 1000)} s`);
+    console.log(`    throughput  pipeline ${f(r.pipelineFps)} frames/s   bare tesseract ${f(r.bareFps)} frames/s   ratio ${f(r.pipelineFps / r.bareFps)}x (target >= 0.90x)`);
+    console.log(`    pipeline    transfer ${f(r.stages.transferMs / 1000)} s   extraction ${f(r.stages.extractionMs / 1000)} s   OCR to processed ${f(r.stages.ocrMs / 1000)} s   end to end ${f(r.stages.endToEndMs / 1000)} s`);
+    console.log(`    bare        ffmpeg fps filter ${f(r.bare.extractSeconds)} s   ${r.bare.processes} tesseract processes ${f(r.bare.readSeconds)} s   total ${f(r.bare.extractSeconds + r.bare.readSeconds)} s`);
     console.log(`    accuracy    pipeline ${f(r.pipelineAccuracy * 100, 1)}%   bare tesseract ${f(r.bareAccuracy * 100, 1)}% of known values found`);
   }
 }

@@ -309,16 +309,46 @@ describe('k8s manifests', () => {
     for (const ref of refs.filter((r) => r.optional)) expect(find('Secret', ref.name), ref.name).toBeUndefined();
   });
 
-  it.each(APP_SERVICES)("%s starts in production on its pod's environment alone", (name) => {
-    const config = find('ConfigMap', 'frametext-config')!.data as Record<string, string>;
-    const env: Record<string, string> = { ...config, PORT: String(PORT[name]) };
+  /** A service's environment in its pod: the ConfigMap, its port and the Secrets it is given. */
+  const podEnv = (name: string) => {
+    const env: Record<string, string> = { ...(find('ConfigMap', 'frametext-config')!.data as Record<string, string>), PORT: String(PORT[name]) };
     for (const ref of secretsOf(name)) Object.assign(env, find('Secret', ref.name)?.stringData ?? {});
+    const container = podOf(name).containers[0] as Doc;
+    for (const e of (container.env ?? []) as Doc[]) if (typeof e.value === 'string') env[e.name] = e.value;
+    return env;
+  };
+  const podConfig = (name: string) => parseConfig(SERVICE_CONFIGS[name as keyof typeof SERVICE_CONFIGS], podEnv(name));
+
+  it.each(APP_SERVICES)("%s starts in production on its pod's environment alone", (name) => {
+    const env = podEnv(name);
     expect(env.NODE_ENV).toBe('production');
-    const schema = SERVICE_CONFIGS[name as keyof typeof SERVICE_CONFIGS];
-    expect(() => parseConfig(schema, env)).not.toThrow();
+    expect(() => podConfig(name)).not.toThrow();
     // The pods that store files have the object store's keys; no pod has the fs store's signing secret.
     expect(Boolean(env.S3_SECRET_KEY), name).toBe(['upload', 'frame-extraction', 'ocr-tesseract', 'ocr-cloud', 'results'].includes(name));
     expect(env.STORAGE_SIGNING_SECRET).toBeUndefined();
+  });
+
+  it('never lets the autoscalers start more database connections than Postgres allows, with or without KEDA', () => {
+    const postgres = find('StatefulSet', 'postgres')!.spec.template.spec.containers[0] as Doc;
+    const maxConnections = Number(/max_connections=(\d+)/.exec((postgres.args as string[]).join(' '))?.[1]);
+    // Postgres keeps 3 for superusers; leave a few more for an operator's psql.
+    const available = maxConnections - 3 - 5;
+    const scaledObjects = kedaDocs.filter((d) => d.kind === 'ScaledObject');
+    const mostReplicas = (name: string, keda: boolean) => {
+      const scaled = keda ? scaledObjects.find((d) => d.spec.scaleTargetRef.name === name) : undefined;
+      const hpa = docs.find((d) => d.kind === 'HorizontalPodAutoscaler' && d.spec.scaleTargetRef.name === name);
+      const most = scaled?.spec.maxReplicaCount ?? hpa?.spec.maxReplicas ?? find('Deployment', name)!.spec.replicas;
+      // A rolling update starts up to a quarter more (the default maxSurge) before it stops old pods.
+      return most + Math.ceil(most / 4);
+    };
+    // Each process: its pool, and one connection for the outbox relay's LISTEN (docs/operations.md).
+    const perReplica = (name: string) => (secretsOf(name).some((r) => r.name === 'frametext-database') ? podConfig(name).DB_POOL_MAX + 1 : 0);
+    const worst = (keda: boolean) => APP_SERVICES.reduce((sum, name) => sum + mostReplicas(name, keda) * perReplica(name), 0);
+    expect(perReplica('gateway')).toBe(0);
+    expect(perReplica('ocr-tesseract')).toBeLessThanOrEqual(4);
+    expect(worst(false)).toBeLessThanOrEqual(available);
+    expect(worst(true)).toBeLessThanOrEqual(available);
+    expect(worst(true)).toBeGreaterThan(worst(false));
   });
 
   it('denies egress by default (DNS aside) and opens only the paths the product uses', () => {

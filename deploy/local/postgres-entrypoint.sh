@@ -25,4 +25,6 @@ if [ ! -s "$PGDATA/PG_VERSION" ]; then
   echo "postgres-entrypoint: initialised $PGDATA (user $POSTGRES_USER, database $POSTGRES_DB)"
 fi
 
-exec setpriv --reuid=postgres --regid=postgres --init-groups "$BIN/postgres" -D "$PGDATA" -c listen_addresses='*' -c unix_socket_directories=/var/run/postgresql
+# The official image's command form, `postgres -c name=value ...`: the settings after it are passed on.
+[ "${1:-}" = postgres ] && shift
+exec setpriv --reuid=postgres --regid=postgres --init-groups "$BIN/postgres" -D "$PGDATA" -c listen_addresses='*' -c unix_socket_directories=/var/run/postgresql "$@"

@@ -4,4 +4,5 @@
  */
 export * from './videos.js';
 export * from './photos.js';
+export { anchorExtract, anchorRead, type AnchorFrames, type AnchorReading } from './anchor.js';
 export { ffmpeg, drawtext, drawtextEscape, FONT_BOLD, FONT_REGULAR } from './ffmpeg.js';

@@ -1,8 +1,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
-import { configSchema, tesseractEnv } from '../config.js';
+import { anchorRead } from '@frametext/sample-media';
+import { configSchema } from '../config.js';
 import { cpuBudget, Limiter } from '@frametext/service-kit';
 import { recognizeFrame, type Pass } from '../domain/recognize.js';
 import { runTesseract } from '../domain/tesseract.js';
@@ -24,7 +24,7 @@ export interface OcrBenchFigures {
   width: number;
   height: number;
   concurrency: number;
-  /** `tesseract <frame> stdout tsv`, one frame after the other, Tesseract's default threading. */
+  /** The anchor: `tesseract <frame> stdout tsv`, one single-threaded process per core (sample-media's anchorRead). */
   bare: ReaderFigures;
   /** Our recognizer (decode, bare pass, mask pass when wanted, merge) with OCR_CONCURRENCY single-threaded processes. */
   pipeline: ReaderFigures & { maskPassShare: number; generateSeconds: number };
@@ -51,18 +51,6 @@ function countFound(truth: string[], text: string): number {
   return truth.filter((v) => seen.has(v)).length;
 }
 
-function bareTesseract(path: string, env: Record<string, string>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    // The loop a person would write: default settings, Tesseract's own threads (no OMP_THREAD_LIMIT).
-    const { OMP_THREAD_LIMIT: _omp, ...defaultEnv } = env;
-    const child = spawn('tesseract', [path, 'stdout', 'tsv'], { stdio: ['ignore', 'pipe', 'ignore'], env: defaultEnv });
-    const out: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(out).toString('utf8')) : reject(new Error(`tesseract exited with ${code}`))));
-  });
-}
-
 function figures(seconds: number, frames: number, found: number, total: number): ReaderFigures {
   return { seconds: round(seconds, 2), framesPerSecond: round(frames / seconds, 2), accuracy: round(total ? found / total : 0, 3), valuesFound: found, valuesTotal: total };
 }
@@ -70,7 +58,7 @@ function figures(seconds: number, frames: number, found: number, total: number):
 const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
 
 /**
- * Measures, in one run over the same frames, a bare `tesseract` loop against our recognizer: frames per second
+ * Measures, in one run over the same frames, bare `tesseract` on every core against our recognizer: frames per second
  * and the share of known values each finds. Nothing but Tesseract and ffmpeg is needed (no broker, no database).
  */
 export async function runOcrBench(opts: OcrBenchOptions = {}): Promise<OcrBenchFigures> {
@@ -84,15 +72,10 @@ export async function runOcrBench(opts: OcrBenchOptions = {}): Promise<OcrBenchF
     const total = frames.reduce((n, f) => n + f.truth.length, 0);
     log(`${frames.length} frames ready in ${generateSeconds.toFixed(1)} s; ${total} known values`);
 
-    const env = tesseractEnv();
-    let bareFound = 0;
-    const b0 = performance.now();
-    for (const f of frames) {
-      const words = parseTsv(await bareTesseract(f.path, env)).flatMap((l) => l.words.map((w) => w.text));
-      bareFound += countFound(f.truth, words.join(' '));
-    }
-    const bare = figures((performance.now() - b0) / 1000, frames.length, bareFound, total);
-    log(`bare tesseract loop: ${bare.framesPerSecond} frames/s, accuracy ${bare.accuracy}`);
+    const anchor = await anchorRead(frames.map((f) => f.path), { format: 'tsv' });
+    const bareFound = frames.reduce((n, f, i) => n + countFound(f.truth, parseTsv(anchor.texts[i]!).flatMap((l) => l.words.map((w) => w.text)).join(' ')), 0);
+    const bare = figures(anchor.seconds, frames.length, bareFound, total);
+    log(`bare tesseract, ${anchor.processes} processes: ${bare.framesPerSecond} frames/s, accuracy ${bare.accuracy}`);
 
     const tesseract = tesseractOptions(config);
     const limiter = new Limiter(config.OCR_CONCURRENCY);

@@ -1,0 +1,62 @@
+import { spawn } from 'node:child_process';
+import { mkdir, readdir } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { ffmpeg } from './ffmpeg.js';
+
+/**
+ * The benchmarks' anchor: bare Tesseract as a capable person scripts it on the same machine. ffmpeg's fps filter
+ * writes the frames, then one `tesseract` process per core reads them, each single-threaded (OMP_THREAD_LIMIT=1,
+ * which is faster in total than Tesseract's own threads when every core already has a process), default settings.
+ * FrameText's throughput is quoted as a ratio to this.
+ */
+
+export interface AnchorFrames {
+  /** Frame files in time order: frame i shows the video at i * intervalSeconds. */
+  files: string[];
+  seconds: number;
+}
+
+/** ffmpeg's fps filter: one PNG per interval into `dir`, timed. */
+export async function anchorExtract(videoPath: string, intervalSeconds: number, dir: string): Promise<AnchorFrames> {
+  await mkdir(dir, { recursive: true });
+  const t0 = performance.now();
+  await ffmpeg(['-i', videoPath, '-vf', `fps=1/${intervalSeconds}`, '-start_number', '0', join(dir, '%05d.png')]);
+  const seconds = (performance.now() - t0) / 1000;
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.png')).sort().map((f) => join(dir, f));
+  return { files, seconds };
+}
+
+export interface AnchorReading {
+  /** Tesseract's output for each file, in the files' order. */
+  texts: string[];
+  seconds: number;
+  processes: number;
+}
+
+/** Reads every file with a bare `tesseract` (plain text, or `tsv`), one process per core at a time, timed. */
+export async function anchorRead(files: string[], opts: { format?: 'txt' | 'tsv'; processes?: number } = {}): Promise<AnchorReading> {
+  const processes = opts.processes ?? availableParallelism();
+  const texts: string[] = new Array<string>(files.length);
+  let next = 0;
+  const t0 = performance.now();
+  const lane = async () => {
+    while (next < files.length) {
+      const i = next++;
+      texts[i] = await bareTesseract(files[i]!, opts.format ?? 'txt');
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(processes, files.length) }, lane));
+  return { texts, seconds: (performance.now() - t0) / 1000, processes };
+}
+
+function bareTesseract(file: string, format: 'txt' | 'tsv'): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const args = format === 'tsv' ? [file, 'stdout', 'tsv'] : [file, 'stdout'];
+    const child = spawn('tesseract', args, { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, OMP_THREAD_LIMIT: '1' } });
+    const out: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.on('error', (err) => reject(new Error(`tesseract could not start (${err.message}); install Debian's tesseract-ocr`)));
+    child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(out).toString('utf8')) : reject(new Error(`tesseract exited with ${code} on ${file}`))));
+  });
+}
