@@ -101,7 +101,7 @@ function accuracy(video, frames) {
 /** The anchor on the same frames: ffmpeg's fps filter, then bare `tesseract` on every core. */
 async function bareTesseract(video, intervalSeconds, dir) {
   const extracted = await anchorExtract(video.path, intervalSeconds, path.join(dir, `${path.basename(video.path)}-frames`));
-  const read = await anchorRead(extracted.files);
+  const read = await anchorRead(extracted.files, { env: process.env });
   return {
     frames: read.texts.map((text, i) => ({ t: i * intervalSeconds, text })),
     extractSeconds: extracted.seconds,

@@ -34,8 +34,15 @@ export interface AnchorReading {
   processes: number;
 }
 
+export interface AnchorReadOptions {
+  /** The environment `tesseract` runs in (PATH, TESSDATA_PREFIX); OMP_THREAD_LIMIT=1 is added. */
+  env: Record<string, string | undefined>;
+  format?: 'txt' | 'tsv';
+  processes?: number;
+}
+
 /** Reads every file with a bare `tesseract` (plain text, or `tsv`), one process per core at a time, timed. */
-export async function anchorRead(files: string[], opts: { format?: 'txt' | 'tsv'; processes?: number } = {}): Promise<AnchorReading> {
+export async function anchorRead(files: string[], opts: AnchorReadOptions): Promise<AnchorReading> {
   const processes = opts.processes ?? availableParallelism();
   const texts: string[] = new Array<string>(files.length);
   let next = 0;
@@ -43,17 +50,17 @@ export async function anchorRead(files: string[], opts: { format?: 'txt' | 'tsv'
   const lane = async () => {
     while (next < files.length) {
       const i = next++;
-      texts[i] = await bareTesseract(files[i]!, opts.format ?? 'txt');
+      texts[i] = await bareTesseract(files[i]!, opts.format ?? 'txt', { ...opts.env, OMP_THREAD_LIMIT: '1' });
     }
   };
   await Promise.all(Array.from({ length: Math.min(processes, files.length) }, lane));
   return { texts, seconds: (performance.now() - t0) / 1000, processes };
 }
 
-function bareTesseract(file: string, format: 'txt' | 'tsv'): Promise<string> {
+function bareTesseract(file: string, format: 'txt' | 'tsv', env: Record<string, string | undefined>): Promise<string> {
   return new Promise((resolve, reject) => {
     const args = format === 'tsv' ? [file, 'stdout', 'tsv'] : [file, 'stdout'];
-    const child = spawn('tesseract', args, { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, OMP_THREAD_LIMIT: '1' } });
+    const child = spawn('tesseract', args, { stdio: ['ignore', 'pipe', 'ignore'], env });
     const out: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));
     child.on('error', (err) => reject(new Error(`tesseract could not start (${err.message}); install Debian's tesseract-ocr`)));

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { anchorRead } from '@frametext/sample-media';
-import { configSchema } from '../config.js';
+import { configSchema, tesseractEnv } from '../config.js';
 import { cpuBudget, Limiter } from '@frametext/service-kit';
 import { recognizeFrame, type Pass } from '../domain/recognize.js';
 import { runTesseract } from '../domain/tesseract.js';
@@ -72,7 +72,7 @@ export async function runOcrBench(opts: OcrBenchOptions = {}): Promise<OcrBenchF
     const total = frames.reduce((n, f) => n + f.truth.length, 0);
     log(`${frames.length} frames ready in ${generateSeconds.toFixed(1)} s; ${total} known values`);
 
-    const anchor = await anchorRead(frames.map((f) => f.path), { format: 'tsv' });
+    const anchor = await anchorRead(frames.map((f) => f.path), { env: tesseractEnv(), format: 'tsv' });
     const bareFound = frames.reduce((n, f, i) => n + countFound(f.truth, parseTsv(anchor.texts[i]!).flatMap((l) => l.words.map((w) => w.text)).join(' ')), 0);
     const bare = figures(anchor.seconds, frames.length, bareFound, total);
     log(`bare tesseract, ${anchor.processes} processes: ${bare.framesPerSecond} frames/s, accuracy ${bare.accuracy}`);
