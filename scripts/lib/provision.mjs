@@ -2,6 +2,7 @@
 // OS packages, PostgreSQL and RabbitMQ running, pnpm, dependencies, a build. Every step checks first, so a
 // second run only verifies.
 import { existsSync, readFileSync } from 'node:fs';
+import { TESSERACT_MODELS, TESSERACT_PACKAGES } from '../../packages/contracts/src/languages.js';
 import { check, fail, has, log, portOpen, run, waitFor } from './sh.mjs';
 
 export const PNPM_VERSION = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).packageManager.split('@')[1];
@@ -50,7 +51,15 @@ export async function ensureBinaries(list) {
     }
     await aptInstall(optional.pkg).catch((err) => log(`optional packages ${optional.pkg.join(' ')} not installed (${err.message}); the tests that need them will say so and skip`));
   }
-  if (has('tesseract') && !check('tesseract', ['--list-langs']).out.split('\n').includes('eng')) await aptInstall(['tesseract-ocr-eng']);
+  await ensureTesseractModels();
+}
+
+/** The Basic engine reads each language of the language list with its own model: install those not yet there. */
+async function ensureTesseractModels() {
+  if (!has('tesseract')) return;
+  const installed = new Set(check('tesseract', ['--list-langs']).out.split('\n').map((l) => l.trim()));
+  const missing = TESSERACT_PACKAGES.filter((_, i) => !installed.has(TESSERACT_MODELS[i]));
+  if (missing.length) await aptInstall(missing);
 }
 
 function dbUrl() {

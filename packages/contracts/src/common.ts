@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ENGINES, MEDIA_CONTENTS, SERVER_ENGINES, SORT_PREFERENCES, UPLOAD_KINDS, UPLOAD_STATUSES } from './rules.js';
+import { languageOf } from './languages.js';
 
 /** The numbers and pure helpers live in rules.ts (zod-free, for the SPA); the shared schemas are built here. */
 export * from './rules.js';
@@ -27,7 +28,7 @@ export const userIdSchema = z.string().min(1).max(128);
  */
 export const languageCodeSchema = z
   .string()
-  .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'language must be a code from the language list, such as en or zh-TW')
+  .refine((code) => languageOf(code) !== undefined, 'language must be a code from the language list, such as en, de or zh-TW')
   .nullable();
 
 /** A corner of a box, in image pixels. */

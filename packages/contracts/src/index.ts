@@ -6,3 +6,4 @@ export * from './results.js';
 export * from './billing.js';
 export * from './identity.js';
 export * from './services.js';
+export * from './languages.js';

@@ -20,7 +20,10 @@ export const configSchema = serviceConfig({
   /** Largest TSV output accepted from one run; more is treated as a failed run. */
   OCR_MAX_OUTPUT_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
   TESSERACT_PATH: z.string().min(1).default('tesseract'),
-  /** Tesseract language(s), e.g. `eng` or `eng+deu` (traineddata must be installed). */
+  /**
+   * Default Tesseract model(s), e.g. `eng` or `eng+deu`: for uploads whose original language is Auto or has no model
+   * installed here. Others are read with their language's model (@frametext/contracts' language list).
+   */
   OCR_LANG: z.string().regex(/^[a-z_]+(\+[a-z_]+)*$/i, 'languages are like eng or eng+deu').default('eng'),
   /**
    * Second pass on the near-white mask: `auto` runs it when near-white pixels cover a small share of the frame

@@ -1,7 +1,8 @@
 import { Limiter, type Logger, type ServiceDefinition } from '@frametext/service-kit';
 import { tesseractEnv, type Config } from './config.js';
 import { recognizeFrame } from './domain/recognize.js';
-import { runTesseract, tesseractVersion, type TesseractOptions } from './domain/tesseract.js';
+import { tesseractLanguage } from './domain/language.js';
+import { runTesseract, tesseractModels, tesseractVersion, type TesseractOptions } from './domain/tesseract.js';
 import { ocrConsumers } from './messaging/consumers.js';
 
 export interface OcrServiceOptions {
@@ -40,13 +41,28 @@ export function ocrTesseractService(config: Config, opts: OcrServiceOptions = {}
     usesStorage: true,
     logger: opts.logger,
     consumes: ['ocr.requested.v1'],
-    consumers: ({ storage, metrics }) => {
+    consumers: ({ storage, metrics, logger }) => {
       if (!storage) throw new Error('ocr-tesseract needs the object store');
+      // The models this worker has, read once; a language whose model is missing is read with OCR_LANG, and said so.
+      let models: Promise<Set<string>> | undefined;
+      const installed = () =>
+        (models ??= tesseractModels(tesseract.binary, tesseract.env).catch((err: Error) => {
+          models = undefined;
+          throw err;
+        }));
+      const modelFor = async (language: string | null) => {
+        const lang = tesseractLanguage(language, tesseract.lang, await installed());
+        if (language !== null && lang === tesseract.lang) logger.debug({ language, lang }, 'no Tesseract model of its own for this language here: reading with the default');
+        return lang;
+      };
       return ocrConsumers(
         {
           readFrame: (key) => storage.getBuffer(key),
           // One frame holds one core at a time: its passes run one after the other.
-          recognize: (image, mediaContent) => limiter.run(() => recognizeFrame(image, recognizeOptions, (pgm) => runTesseract(pgm, tesseract), mediaContent)),
+          recognize: async (image, request) => {
+            const lang = await modelFor(request.originalLanguage);
+            return limiter.run(() => recognizeFrame(image, recognizeOptions, (pgm) => runTesseract(pgm, { ...tesseract, lang }), request.mediaContent));
+          },
         },
         config.BUS_MAX_ATTEMPTS,
         metrics,

@@ -40,6 +40,26 @@ describe('ocr-tesseract service', () => {
     expect(done.words?.some((w) => w.text === 'DELTA')).toBe(true);
   });
 
+  it.each([
+    { language: 'de', line: 'Größe der Prüfung übermäßig', words: ['Größe', 'Prüfung', 'übermäßig'] },
+    { language: 'fr', line: 'Élève à côté du théâtre', words: ['Élève', 'à', 'côté', 'théâtre'] },
+  ])('reads a $language frame with its language model: umlauts and accents come out as written', async ({ language, line, words }) => {
+    const path = join(world.config.DATA_DIR, `${language}.jpg`);
+    await makeFrame(path, { width: 960, height: 360, background: 'white', texts: [{ text: line, x: 40, y: 150, size: 40, color: 'black' }] });
+    const readAs = async (originalLanguage: string | null) => {
+      const uploadId = newUploadId();
+      const key = `uploads/${uploadId}/frames/000000000.jpg`;
+      await world.storage.put(key, await readFile(path), { contentType: 'image/jpeg' });
+      await world.publishRequest({ ...request(uploadId, 0, key), mediaContent: 'presentation', originalLanguage, targetLanguage: null });
+      const done = await eventually(() => world.completed.find((c) => c.uploadId === uploadId), 20_000);
+      return done.detections.map((d) => d.text).join(' ').split(/\s+/);
+    };
+    const read = await readAs(language);
+    for (const word of words) expect(read, read.join(' ')).toContain(word);
+    // Auto reads with the default English model, which has no umlauts or accents to give.
+    expect(read.join(' ')).not.toBe((await readAs(null)).join(' '));
+  });
+
   it('completes a frame that is not an image with a failure reason and no detections', async () => {
     const uploadId = newUploadId();
     const key = `uploads/${uploadId}/frames/000000000.jpg`;

@@ -254,7 +254,9 @@ describe('upload wizard, step 1', () => {
     const { toasts } = renderWizard();
     await ready();
     const user = userEvent.setup();
-    expect(screen.queryByLabelText('Original language')).toBeNull();
+    // Every mode asks for the language on screen (the model it is read with); only captions translate.
+    expect(screen.getByLabelText('Original language')).toHaveValue('');
+    expect(screen.queryByLabelText('Target language')).toBeNull();
     await user.selectOptions(screen.getByLabelText('Media content'), 'captions');
     expect(screen.getByLabelText('Original language')).toHaveValue('');
     expect(within(screen.getByLabelText('Original language')).getByRole('option', { name: 'Auto' })).toBeInTheDocument();
@@ -367,6 +369,7 @@ describe('upload wizard, steps 2 and 3', () => {
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Upload name'), 'Charger run');
     await user.upload(screen.getByLabelText('Media files'), video('charger.MP4', 4000));
+    await user.selectOptions(screen.getByLabelText('Original language'), 'de');
     await waitFor(() => expect(screen.getByRole('button', { name: 'Upload' })).toBeEnabled());
     await user.click(screen.getByRole('button', { name: 'Upload' }));
 
@@ -402,7 +405,8 @@ describe('upload wizard, steps 2 and 3', () => {
       uploadName: 'Charger run',
       ocrType: 'server',
       mediaContent: 'numerical',
-      originalLanguage: null,
+      // A German charger screen is read with the German model; nothing is translated outside captions.
+      originalLanguage: 'de',
       targetLanguage: null,
     });
     expect(sent).toHaveLength(1);

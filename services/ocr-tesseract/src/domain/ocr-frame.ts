@@ -1,4 +1,4 @@
-import type { EventData, MediaContent } from '@frametext/contracts';
+import type { EventData } from '@frametext/contracts';
 import { StorageNotFoundError } from '@frametext/service-kit';
 import { FrameUnreadableError } from './preprocess.js';
 import type { FrameText } from './recognize.js';
@@ -9,7 +9,8 @@ export type OcrResult = EventData<'ocr.completed.v1'>;
 
 export interface OcrFrameDeps {
   readFrame(objectKey: string): Promise<Buffer>;
-  recognize(image: Buffer, mediaContent: MediaContent): Promise<FrameText>;
+  /** Reads the image as the request's media content and original language ask. */
+  recognize(image: Buffer, request: Pick<OcrRequest, 'mediaContent' | 'originalLanguage'>): Promise<FrameText>;
 }
 
 /**
@@ -36,7 +37,7 @@ export async function ocrFrame(request: OcrRequest, attempt: number, deps: OcrFr
     throw err;
   }
   try {
-    const text = await deps.recognize(image, request.mediaContent);
+    const text = await deps.recognize(image, request);
     return {
       ...base,
       detections: text.detections,

@@ -91,14 +91,15 @@ function killGroup(pid: number | undefined): void {
   }
 }
 
-/** `tesseract --version`'s first line; rejects with the reason when the binary cannot run (readiness). */
-export function tesseractVersion(binary: string, env: Record<string, string>, timeoutMs = 10_000): Promise<string> {
+/** Runs `tesseract <args>` for what it prints (both streams), rejecting when it cannot run or fails. */
+function tesseractInfo(binary: string, args: string[], env: Record<string, string>, timeoutMs: number): Promise<string> {
+  const command = `"${binary} ${args.join(' ')}"`;
   return new Promise((resolve, reject) => {
-    const child = spawn(binary, ['--version'], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
     let text = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`"${binary} --version" did not answer within ${timeoutMs} ms`));
+      reject(new Error(`${command} did not answer within ${timeoutMs} ms`));
     }, timeoutMs);
     child.stdout.on('data', (c: Buffer) => (text += c.toString('utf8')));
     child.stderr.on('data', (c: Buffer) => (text += c.toString('utf8')));
@@ -108,9 +109,22 @@ export function tesseractVersion(binary: string, env: Record<string, string>, ti
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      const first = text.trim().split('\n')[0] ?? '';
-      if (code === 0 && /tesseract/i.test(first)) resolve(first);
-      else reject(new Error(`"${binary} --version" failed (exit ${code}): ${first.slice(0, 200)}`));
+      if (code === 0) resolve(text.trim());
+      else reject(new Error(`${command} failed (exit ${code}): ${text.trim().slice(0, 200)}`));
     });
   });
+}
+
+/** Tesseract's version line: the readiness check that it runs at all. */
+export async function tesseractVersion(binary: string, env: Record<string, string>, timeoutMs = 10_000): Promise<string> {
+  const first = (await tesseractInfo(binary, ['--version'], env, timeoutMs)).split('\n')[0] ?? '';
+  if (!/tesseract/i.test(first)) throw new Error(`"${binary} --version" did not name Tesseract: ${first.slice(0, 200)}`);
+  return first;
+}
+
+/** The language models installed where this Tesseract looks (`eng`, `deu`, `chi_sim`...). */
+export async function tesseractModels(binary: string, env: Record<string, string>, timeoutMs = 10_000): Promise<Set<string>> {
+  const lines = (await tesseractInfo(binary, ['--list-langs'], env, timeoutMs)).split('\n').map((l) => l.trim());
+  // The first line says where they are ("List of available languages in ... (N):").
+  return new Set(lines.filter((l) => /^[a-z_/A-Z]+$/.test(l)));
 }

@@ -88,18 +88,28 @@ export function MediaOptions({ value, onChange, media, disabled }: MediaOptionsP
         </div>
       )}
 
-      {value.mediaContent === 'captions' && (
-        <div className="grid grid--2 upload-languages">
-          <div className="field">
-            <label htmlFor="upload-original-language">Original language</label>
-            <select id="upload-original-language" className="select" value={value.originalLanguage ?? ''} disabled={disabled} onChange={(e) => onChange({ originalLanguage: toCode(e.target.value) })}>
-              {ORIGINAL_LANGUAGES.map((l) => (
-                <option key={l.label} value={l.code ?? ''}>
-                  {l.label}
-                </option>
-              ))}
-            </select>
-          </div>
+      <div className="grid grid--2 upload-languages">
+        <div className="field">
+          <label htmlFor="upload-original-language">Original language</label>
+          <select
+            id="upload-original-language"
+            className="select"
+            value={value.originalLanguage ?? ''}
+            disabled={disabled}
+            onChange={(e) => onChange({ originalLanguage: toCode(e.target.value) })}
+            aria-describedby="upload-language-hint"
+          >
+            {ORIGINAL_LANGUAGES.map((l) => (
+              <option key={l.label} value={l.code ?? ''}>
+                {l.label}
+              </option>
+            ))}
+          </select>
+          <p id="upload-language-hint" className="field__hint">
+            The language on screen: the Basic engine reads it with that language's model, so accents and umlauts come out right.
+          </p>
+        </div>
+        {value.mediaContent === 'captions' && (
           <div className="field">
             <label htmlFor="upload-target-language">Target language</label>
             <select id="upload-target-language" className="select" value={value.targetLanguage ?? ''} disabled={disabled} onChange={(e) => onChange({ targetLanguage: toCode(e.target.value) })}>
@@ -110,8 +120,8 @@ export function MediaOptions({ value, onChange, media, disabled }: MediaOptionsP
               ))}
             </select>
           </div>
-        </div>
-      )}
+        )}
+      </div>
     </div>
   );
 }

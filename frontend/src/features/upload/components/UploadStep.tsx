@@ -97,7 +97,7 @@ export function UploadStep({ onStarted }: { onStarted: (upload: StartedUpload) =
       uploadName: uploadName.trim(),
       ocrType: engine,
       mediaContent: options.mediaContent,
-      originalLanguage: captions ? options.originalLanguage : null,
+      originalLanguage: options.originalLanguage,
       targetLanguage: captions ? options.targetLanguage : null,
       youtubeLink: null,
       slideDetection: options.mediaContent === 'presentation' ? options.slideDetection : false,

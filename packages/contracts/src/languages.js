@@ -1,0 +1,137 @@
+// The language list (product spec section 3): about 100 languages, each with its label, its code (what the API
+// takes as originalLanguage and targetLanguage) and the Tesseract model the Basic engine reads it with (null where
+// Tesseract has none: the engine's default model reads it). Plain JavaScript that imports nothing, like
+// registry.js, so `npm start` installs the models before anything is built, the OCR image's recipe reads it, and
+// the SPA takes it (`@frametext/contracts/languages`) without zod.
+
+/** @typedef {{ label: string, code: string, tesseract: string | null }} Language */
+
+/** @type {readonly Language[]} */
+export const LANGUAGES = [
+  { label: 'Afrikaans', code: 'af', tesseract: 'afr' },
+  { label: 'Albanian', code: 'sq', tesseract: 'sqi' },
+  { label: 'Amharic', code: 'am', tesseract: 'amh' },
+  { label: 'Arabic', code: 'ar', tesseract: 'ara' },
+  { label: 'Armenian', code: 'hy', tesseract: 'hye' },
+  { label: 'Assamese', code: 'as', tesseract: 'asm' },
+  { label: 'Azerbaijani', code: 'az', tesseract: 'aze' },
+  { label: 'Basque', code: 'eu', tesseract: 'eus' },
+  { label: 'Belarusian', code: 'be', tesseract: 'bel' },
+  { label: 'Bengali', code: 'bn', tesseract: 'ben' },
+  { label: 'Bosnian', code: 'bs', tesseract: 'bos' },
+  { label: 'Bulgarian', code: 'bg', tesseract: 'bul' },
+  { label: 'Catalan', code: 'ca', tesseract: 'cat' },
+  { label: 'Cebuano', code: 'ceb', tesseract: 'ceb' },
+  { label: 'Chinese (Simplified)', code: 'zh-CN', tesseract: 'chi_sim' },
+  { label: 'Chinese (Traditional)', code: 'zh-TW', tesseract: 'chi_tra' },
+  { label: 'Corsican', code: 'co', tesseract: 'cos' },
+  { label: 'Croatian', code: 'hr', tesseract: 'hrv' },
+  { label: 'Czech', code: 'cs', tesseract: 'ces' },
+  { label: 'Danish', code: 'da', tesseract: 'dan' },
+  { label: 'Dutch', code: 'nl', tesseract: 'nld' },
+  { label: 'English', code: 'en', tesseract: 'eng' },
+  { label: 'Esperanto', code: 'eo', tesseract: 'epo' },
+  { label: 'Estonian', code: 'et', tesseract: 'est' },
+  { label: 'Filipino', code: 'fil', tesseract: 'fil' },
+  { label: 'Finnish', code: 'fi', tesseract: 'fin' },
+  { label: 'French', code: 'fr', tesseract: 'fra' },
+  { label: 'Frisian', code: 'fy', tesseract: 'fry' },
+  { label: 'Galician', code: 'gl', tesseract: 'glg' },
+  { label: 'Georgian', code: 'ka', tesseract: 'kat' },
+  { label: 'German', code: 'de', tesseract: 'deu' },
+  { label: 'Greek', code: 'el', tesseract: 'ell' },
+  { label: 'Gujarati', code: 'gu', tesseract: 'guj' },
+  { label: 'Haitian Creole', code: 'ht', tesseract: 'hat' },
+  { label: 'Hausa', code: 'ha', tesseract: null },
+  { label: 'Hawaiian', code: 'haw', tesseract: null },
+  { label: 'Hebrew', code: 'he', tesseract: 'heb' },
+  { label: 'Hindi', code: 'hi', tesseract: 'hin' },
+  { label: 'Hmong', code: 'hmn', tesseract: null },
+  { label: 'Hungarian', code: 'hu', tesseract: 'hun' },
+  { label: 'Icelandic', code: 'is', tesseract: 'isl' },
+  { label: 'Igbo', code: 'ig', tesseract: null },
+  { label: 'Indonesian', code: 'id', tesseract: 'ind' },
+  { label: 'Irish', code: 'ga', tesseract: 'gle' },
+  { label: 'Italian', code: 'it', tesseract: 'ita' },
+  { label: 'Japanese', code: 'ja', tesseract: 'jpn' },
+  { label: 'Javanese', code: 'jv', tesseract: 'jav' },
+  { label: 'Kannada', code: 'kn', tesseract: 'kan' },
+  { label: 'Kazakh', code: 'kk', tesseract: 'kaz' },
+  { label: 'Khmer', code: 'km', tesseract: 'khm' },
+  { label: 'Kinyarwanda', code: 'rw', tesseract: null },
+  { label: 'Korean', code: 'ko', tesseract: 'kor' },
+  { label: 'Kurdish', code: 'ku', tesseract: 'kmr' },
+  { label: 'Kyrgyz', code: 'ky', tesseract: 'kir' },
+  { label: 'Lao', code: 'lo', tesseract: 'lao' },
+  { label: 'Latin', code: 'la', tesseract: 'lat' },
+  { label: 'Latvian', code: 'lv', tesseract: 'lav' },
+  { label: 'Lithuanian', code: 'lt', tesseract: 'lit' },
+  { label: 'Luxembourgish', code: 'lb', tesseract: 'ltz' },
+  { label: 'Macedonian', code: 'mk', tesseract: 'mkd' },
+  { label: 'Malagasy', code: 'mg', tesseract: null },
+  { label: 'Malay', code: 'ms', tesseract: 'msa' },
+  { label: 'Malayalam', code: 'ml', tesseract: 'mal' },
+  { label: 'Maltese', code: 'mt', tesseract: 'mlt' },
+  { label: 'Maori', code: 'mi', tesseract: 'mri' },
+  { label: 'Marathi', code: 'mr', tesseract: 'mar' },
+  { label: 'Meitei (Manipuri)', code: 'mni-Mtei', tesseract: null },
+  { label: 'Mongolian', code: 'mn', tesseract: 'mon' },
+  { label: 'Myanmar (Burmese)', code: 'my', tesseract: 'mya' },
+  { label: 'Nepali', code: 'ne', tesseract: 'nep' },
+  { label: 'Norwegian', code: 'no', tesseract: 'nor' },
+  { label: 'Nyanja (Chichewa)', code: 'ny', tesseract: null },
+  { label: 'Odia (Oriya)', code: 'or', tesseract: 'ori' },
+  { label: 'Pashto', code: 'ps', tesseract: 'pus' },
+  { label: 'Persian', code: 'fa', tesseract: 'fas' },
+  { label: 'Polish', code: 'pl', tesseract: 'pol' },
+  { label: 'Portuguese', code: 'pt', tesseract: 'por' },
+  { label: 'Punjabi', code: 'pa', tesseract: 'pan' },
+  { label: 'Romanian', code: 'ro', tesseract: 'ron' },
+  { label: 'Russian', code: 'ru', tesseract: 'rus' },
+  { label: 'Samoan', code: 'sm', tesseract: null },
+  { label: 'Scots Gaelic', code: 'gd', tesseract: 'gla' },
+  { label: 'Serbian', code: 'sr', tesseract: 'srp' },
+  { label: 'Sesotho', code: 'st', tesseract: null },
+  { label: 'Shona', code: 'sn', tesseract: null },
+  { label: 'Sindhi', code: 'sd', tesseract: 'snd' },
+  { label: 'Sinhala', code: 'si', tesseract: 'sin' },
+  { label: 'Slovak', code: 'sk', tesseract: 'slk' },
+  { label: 'Slovenian', code: 'sl', tesseract: 'slv' },
+  { label: 'Somali', code: 'so', tesseract: null },
+  { label: 'Spanish', code: 'es', tesseract: 'spa' },
+  { label: 'Sundanese', code: 'su', tesseract: 'sun' },
+  { label: 'Swahili', code: 'sw', tesseract: 'swa' },
+  { label: 'Swedish', code: 'sv', tesseract: 'swe' },
+  { label: 'Tajik', code: 'tg', tesseract: 'tgk' },
+  { label: 'Tamil', code: 'ta', tesseract: 'tam' },
+  { label: 'Tatar', code: 'tt', tesseract: 'tat' },
+  { label: 'Telugu', code: 'te', tesseract: 'tel' },
+  { label: 'Thai', code: 'th', tesseract: 'tha' },
+  { label: 'Turkish', code: 'tr', tesseract: 'tur' },
+  { label: 'Turkmen', code: 'tk', tesseract: null },
+  { label: 'Ukrainian', code: 'uk', tesseract: 'ukr' },
+  { label: 'Urdu', code: 'ur', tesseract: 'urd' },
+  { label: 'Uyghur', code: 'ug', tesseract: 'uig' },
+  { label: 'Uzbek', code: 'uz', tesseract: 'uzb' },
+  { label: 'Vietnamese', code: 'vi', tesseract: 'vie' },
+  { label: 'Welsh', code: 'cy', tesseract: 'cym' },
+  { label: 'Xhosa', code: 'xh', tesseract: null },
+  { label: 'Yiddish', code: 'yi', tesseract: 'yid' },
+  { label: 'Yoruba', code: 'yo', tesseract: 'yor' },
+  { label: 'Zulu', code: 'zu', tesseract: null },
+];
+
+const BY_CODE = new Map(LANGUAGES.map((l) => [l.code, l]));
+
+/**
+ * The language of a code from the list, or undefined.
+ * @param {string} code
+ * @returns {Language | undefined}
+ */
+export const languageOf = (code) => BY_CODE.get(code);
+
+/** Every Tesseract model the list names, each once. @type {readonly string[]} */
+export const TESSERACT_MODELS = [...new Set(LANGUAGES.flatMap((l) => (l.tesseract ? [l.tesseract] : [])))];
+
+/** Debian's packages of those models (`chi_sim` is `tesseract-ocr-chi-sim`). @type {readonly string[]} */
+export const TESSERACT_PACKAGES = TESSERACT_MODELS.map((m) => `tesseract-ocr-${m.replace(/_/g, '-')}`);
