@@ -122,6 +122,9 @@ export async function withBenchStack(name, env, fn) {
   if (await portOpen(8080)) throw new Error('port 8080 is taken (is `npm start` running?): stop it to run the benchmarks that start the product');
   const dir = mkdtempSync(path.join(tmpdir(), `frametext-${name}-`));
   const vhost = `frametext_${name}`;
+  // A database of the run's own: one left by an earlier run holds signing keys sealed with that run's secrets.
+  const dropDatabase = () => execFileSync('psql', ['postgres://postgres:postgres@127.0.0.1:5432/postgres', '-qc', `DROP DATABASE IF EXISTS frametext_${name} WITH (FORCE)`], { stdio: 'ignore' });
+  dropDatabase();
   try { execFileSync('rabbitmqctl', ['add_vhost', vhost], { stdio: 'ignore' }); } catch { /* exists */ }
   execFileSync('rabbitmqctl', ['set_permissions', '-p', vhost, 'guest', '.*', '.*', '.*'], { stdio: 'ignore' });
   const running = startServices({
@@ -150,6 +153,7 @@ export async function withBenchStack(name, env, fn) {
   } finally {
     await running.stop();
     try { execFileSync('rabbitmqctl', ['delete_vhost', vhost], { stdio: 'ignore' }); } catch { /* gone */ }
+    dropDatabase();
     rmSync(dir, { recursive: true, force: true });
   }
 }

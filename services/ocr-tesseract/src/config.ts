@@ -7,7 +7,8 @@ export type WhiteMaskMode = (typeof WHITE_MASK_MODES)[number];
 
 /**
  * ocr-tesseract settings; every key has a default and is read from the environment variable of the same name.
- * BUS_PREFETCH (shared setting) defaults to OCR_CONCURRENCY here: every message in hand has a core to run on.
+ * BUS_PREFETCH (shared setting) defaults to OCR_CONCURRENCY x OCR_BATCH_SIZE frames here: enough in hand for every
+ * lane to start a full batch and find the next one waiting.
  */
 export const configSchema = serviceConfig({
   PORT: z.coerce.number().int().min(0).max(65535).default(servicePort('ocr-tesseract')),
@@ -15,7 +16,14 @@ export const configSchema = serviceConfig({
   ...workerConfigShape,
   /** Tesseract processes running at once (each single-threaded): one per core the container's CPU quota allows. */
   OCR_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(cpuBudget()),
-  /** A Tesseract run longer than this is killed (with its process group); a frame that times out twice completes with a failure reason. */
+  /**
+   * Images one Tesseract process reads (a frame is one or two: its passes): starting Tesseract costs about as much
+   * as reading a frame, so a process that reads several pays it once. 1 reads each image alone.
+   */
+  OCR_BATCH_SIZE: z.coerce.number().int().min(1).max(64).default(8),
+  /** How long an idle Tesseract lane waits for more images before it starts with fewer than OCR_BATCH_SIZE. */
+  OCR_BATCH_WINDOW_MS: z.coerce.number().int().min(0).max(1_000).default(10),
+  /** A Tesseract run longer than this per image is killed (with its process group); a frame that times out twice completes with a failure reason. */
   OCR_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   /** Largest TSV output accepted from one run; more is treated as a failed run. */
   OCR_MAX_OUTPUT_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
@@ -36,7 +44,7 @@ export const configSchema = serviceConfig({
   OCR_MIN_WORD_CONFIDENCE: z.coerce.number().min(0).max(100).default(30),
   /** Frames with more pixels than this are refused as unreadable (decompression bombs). */
   OCR_MAX_PIXELS: z.coerce.number().int().min(1).default(50_000_000),
-}).transform((c) => ({ ...c, BUS_PREFETCH: c.BUS_PREFETCH ?? c.OCR_CONCURRENCY }));
+}).transform((c) => ({ ...c, BUS_PREFETCH: c.BUS_PREFETCH ?? c.OCR_CONCURRENCY * c.OCR_BATCH_SIZE }));
 
 export type Config = z.infer<typeof configSchema>;
 

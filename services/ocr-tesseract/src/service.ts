@@ -1,8 +1,9 @@
-import { Limiter, type Logger, type ServiceDefinition } from '@frametext/service-kit';
+import type { Logger, ServiceDefinition } from '@frametext/service-kit';
 import { tesseractEnv, type Config } from './config.js';
 import { recognizeFrame } from './domain/recognize.js';
 import { tesseractLanguage } from './domain/language.js';
-import { runTesseract, tesseractModels, tesseractVersion, type TesseractOptions } from './domain/tesseract.js';
+import { tesseractModels, tesseractVersion, type TesseractOptions } from './domain/tesseract.js';
+import { TesseractPool } from './domain/tesseract-pool.js';
 import { ocrConsumers } from './messaging/consumers.js';
 
 export interface OcrServiceOptions {
@@ -11,6 +12,11 @@ export interface OcrServiceOptions {
   /** Postgres schema (tests pass a unique one). */
   dbSchema?: string;
   logger?: Logger;
+}
+
+/** The worker's Tesseract processes: one lane per core, several images per process. */
+export function tesseractPool(config: Config): TesseractPool {
+  return new TesseractPool(tesseractOptions(config), { lanes: config.OCR_CONCURRENCY, maxBatch: config.OCR_BATCH_SIZE, windowMs: config.OCR_BATCH_WINDOW_MS });
 }
 
 export function tesseractOptions(config: Config): TesseractOptions {
@@ -26,7 +32,7 @@ export function tesseractOptions(config: Config): TesseractOptions {
 /** The Basic OCR engine: frames from ocr.requested.v1.server through Tesseract, results as ocr.completed.v1. */
 export function ocrTesseractService(config: Config, opts: OcrServiceOptions = {}): ServiceDefinition<Config> {
   const tesseract = tesseractOptions(config);
-  const limiter = new Limiter(config.OCR_CONCURRENCY);
+  const pool = tesseractPool(config);
   const recognizeOptions = {
     whiteMask: config.OCR_WHITE_MASK,
     whiteThreshold: config.OCR_WHITE_THRESHOLD,
@@ -58,10 +64,9 @@ export function ocrTesseractService(config: Config, opts: OcrServiceOptions = {}
       return ocrConsumers(
         {
           readFrame: (key) => storage.getBuffer(key),
-          // One frame holds one core at a time: its passes run one after the other.
           recognize: async (image, request) => {
             const lang = await modelFor(request.originalLanguage);
-            return limiter.run(() => recognizeFrame(image, recognizeOptions, (pgm) => runTesseract(pgm, { ...tesseract, lang }), request.mediaContent));
+            return recognizeFrame(image, recognizeOptions, (pgm) => pool.read(pgm, lang), request.mediaContent);
           },
         },
         config.BUS_MAX_ATTEMPTS,

@@ -36,7 +36,8 @@ function startWorker(): ChildProcess {
 
 beforeAll(async () => {
   buildWorker();
-  world = await ocrWorld();
+  // Small Tesseract batches, so the worker is killed with some frames done and others in hand.
+  world = await ocrWorld({ OCR_BATCH_SIZE: '2' });
 }, 120_000);
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');

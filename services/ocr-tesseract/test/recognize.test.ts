@@ -75,7 +75,7 @@ describe('recognizeFrame with the real tesseract', () => {
     expect(texts).toContain('145 kw');
   });
 
-  it('finds white captions over a busy picture with the white-mask pass that the bare pass misses', async () => {
+  it('finds white captions over a busy picture with the white-mask pass alone, which the bare pass misses', async () => {
     const frames = await Promise.all(
       [0, 1, 2].map(async (i) => {
         const path = join(dir, `busy-${i}.jpg`);
@@ -89,7 +89,8 @@ describe('recognizeFrame with the real tesseract', () => {
     for (const f of frames) {
       const bare = await recognizeFrame(f.image, options('never'), read);
       const ours = await recognizeFrame(f.image, options('auto'), read, 'captions');
-      expect(ours.passes).toEqual(['bare', 'mask']);
+      // Over a picture the mask pass reads the white text; the bare pass, which would read texture, is not spent.
+      expect(ours.passes).toEqual(['mask']);
       const has = (text: string[], v: string) => text.join(' ').split(/\s+/).includes(v);
       bareFound += f.truth.filter((v) => has(bare.detections.map((d) => d.text), v)).length;
       ourFound += f.truth.filter((v) => has(ours.detections.map((d) => d.text), v)).length;

@@ -3,12 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { anchorRead } from '@frametext/sample-media';
 import { configSchema, tesseractEnv } from '../config.js';
-import { cpuBudget, Limiter } from '@frametext/service-kit';
+import { cpuBudget } from '@frametext/service-kit';
 import { recognizeFrame, type Pass } from '../domain/recognize.js';
-import { runTesseract } from '../domain/tesseract.js';
 import { parseTsv } from '../domain/tsv.js';
 import { makeBusyFrames, type TruthFrame } from './frames.js';
-import { tesseractOptions } from '../service.js';
+import { tesseractPool } from '../service.js';
 
 export interface ReaderFigures {
   seconds: number;
@@ -77,8 +76,7 @@ export async function runOcrBench(opts: OcrBenchOptions = {}): Promise<OcrBenchF
     const bare = figures(anchor.seconds, frames.length, bareFound, total);
     log(`bare tesseract, ${anchor.processes} processes: ${bare.framesPerSecond} frames/s, accuracy ${bare.accuracy}`);
 
-    const tesseract = tesseractOptions(config);
-    const limiter = new Limiter(config.OCR_CONCURRENCY);
+    const pool = tesseractPool(config);
     const recognizeOptions = { whiteMask: config.OCR_WHITE_MASK, whiteThreshold: config.OCR_WHITE_THRESHOLD, minWordConfidence: config.OCR_MIN_WORD_CONFIDENCE, maxPixels: config.OCR_MAX_PIXELS };
     let pipeFound = 0;
     let masked = 0;
@@ -86,15 +84,13 @@ export async function runOcrBench(opts: OcrBenchOptions = {}): Promise<OcrBenchF
     let height = 0;
     const p0 = performance.now();
     await Promise.all(
-      frames.map((f) =>
-        limiter.run(async () => {
-          const text = await recognizeFrame(await readFile(f.path), recognizeOptions, (pgm) => runTesseract(pgm, tesseract), 'numerical');
-          pipeFound += countFound(f.truth, text.detections.map((d) => d.text).join(' '));
-          if (text.passes.includes('mask' satisfies Pass)) masked++;
-          width = text.imageWidth;
-          height = text.imageHeight;
-        }),
-      ),
+      frames.map(async (f) => {
+        const text = await recognizeFrame(await readFile(f.path), recognizeOptions, (pgm) => pool.read(pgm), 'numerical');
+        pipeFound += countFound(f.truth, text.detections.map((d) => d.text).join(' '));
+        if (text.passes.includes('mask' satisfies Pass)) masked++;
+        width = text.imageWidth;
+        height = text.imageHeight;
+      }),
     );
     const pipeline = { ...figures((performance.now() - p0) / 1000, frames.length, pipeFound, total), maskPassShare: round(masked / frames.length, 3), generateSeconds: round(generateSeconds, 1) };
     log(`pipeline (${config.OCR_CONCURRENCY} workers): ${pipeline.framesPerSecond} frames/s, accuracy ${pipeline.accuracy}, mask pass on ${Math.round(pipeline.maskPassShare * 100)}% of frames`);

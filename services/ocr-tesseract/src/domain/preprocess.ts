@@ -10,6 +10,11 @@ export interface PreparedFrame {
   whiteMask: Buffer;
   /** Share of the frame's pixels that are near-white (0-1). */
   whiteShare: number;
+  /**
+   * Share of the frame (sampled) within a few grey levels of its most common one (0-1): near 1 on a plain
+   * background (a dashboard, a slide), low on a picture.
+   */
+  plainShare: number;
 }
 
 /** The bytes are not an image we can read (corrupt, truncated, not an image, too many pixels). */
@@ -54,6 +59,51 @@ export async function prepareFrame(image: Buffer, opts: { whiteThreshold: number
   }
   // Busy pictures leave near-white specks in the mask, which Tesseract takes for text around the real words;
   // a 3x3 median removes specks and keeps strokes (a 5x5 one read slightly more but cost 10x the time).
-  const despeckled = await sharp(mask, { raw: { width, height, channels: 1 } }).median(3).extractChannel(0).raw().toBuffer();
-  return { width, height, grey: pgm(width, height, grey), whiteMask: pgm(width, height, despeckled), whiteShare: pixels > 0 ? white / pixels : 0 };
+  return {
+    width,
+    height,
+    grey: pgm(width, height, grey),
+    whiteMask: pgm(width, height, median3x3Binary(mask, width, height)),
+    whiteShare: pixels > 0 ? white / pixels : 0,
+    plainShare: plainShare(grey),
+  };
+}
+
+/** Grey levels either side of the most common one that still count as the background. */
+const PLAIN_LEVELS = 8;
+
+function plainShare(grey: Buffer): number {
+  const histogram = new Uint32Array(256);
+  let samples = 0;
+  for (let p = 0; p < grey.length; p += 4, samples++) histogram[grey[p]!]!++;
+  let peak = 0;
+  for (let v = 1; v < 256; v++) if (histogram[v]! > histogram[peak]!) peak = v;
+  let near = 0;
+  for (let v = Math.max(0, peak - PLAIN_LEVELS); v <= Math.min(255, peak + PLAIN_LEVELS); v++) near += histogram[v]!;
+  return samples > 0 ? near / samples : 0;
+}
+
+/**
+ * The 3x3 median of a black (0) and white (255) image: a pixel is black when at least 5 of the 9 around it are
+ * (edges repeat the border pixel). Two running sums, a few ms for a 720p frame, against some 13 ms for a general
+ * median through sharp.
+ */
+export function median3x3Binary(mask: Buffer, width: number, height: number): Buffer {
+  // Black pixels in each vertical run of three, per pixel.
+  const column = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const up = Math.max(0, y - 1) * width;
+    const row = y * width;
+    const down = Math.min(height - 1, y + 1) * width;
+    for (let x = 0; x < width; x++) column[row + x] = (mask[up + x] === 0 ? 1 : 0) + (mask[row + x] === 0 ? 1 : 0) + (mask[down + x] === 0 ? 1 : 0);
+  }
+  const out = Buffer.allocUnsafe(width * height);
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < width; x++) {
+      const black = column[row + Math.max(0, x - 1)]! + column[row + x]! + column[row + Math.min(width - 1, x + 1)]!;
+      out[row + x] = black >= 5 ? 0 : 255;
+    }
+  }
+  return out;
 }

@@ -7,7 +7,10 @@ import type { WhiteMaskMode } from '../config.js';
 
 export type Pass = 'bare' | 'mask';
 
-/** Runs Tesseract on one PGM image and returns its TSV (runTesseract, or a stand-in in tests). */
+/** A frame at least this share of which is one grey level (give or take a few) has a plain background. */
+export const PLAIN_BACKGROUND = 0.5;
+
+/** Runs Tesseract on one PGM image and returns its TSV (a TesseractPool, runTesseract, or a stand-in in tests). */
 export type TesseractRunner = (image: Buffer) => Promise<string>;
 
 export interface RecognizeOptions {
@@ -77,18 +80,31 @@ function toDetection(c: Candidate): Detection {
 }
 
 /**
- * Reads one frame: a bare pass on the grey frame, and when the frame may hold white text over a picture, a
- * second pass on its near-white mask; the passes' lines are merged without duplicates.
+ * Reads one frame with the passes it needs: the bare pass on the grey frame alone when there is no white text to
+ * look for; both passes on a plain background with some white on it (a dashboard); over a picture, the pass on the
+ * near-white mask, and the bare one only if the mask had nothing. The passes' lines are merged without duplicates.
  */
 export async function recognizeFrame(image: Buffer, opts: RecognizeOptions, run: TesseractRunner, mediaContent?: MediaContent): Promise<FrameText> {
   const frame = await prepareFrame(image, { whiteThreshold: opts.whiteThreshold, maxPixels: opts.maxPixels });
-  const passes: Pass[] = ['bare'];
-  if (wantsMaskPass(opts.whiteMask, frame.whiteShare, mediaContent)) passes.push('mask');
+  const read = async (pass: Pass) => parseTsv(await run(pass === 'bare' ? frame.grey : frame.whiteMask)).flatMap((line) => cleanLine(line, frame.width, frame.height, opts.minWordConfidence));
+  const passes: Pass[] = [];
   const candidates: Candidate[] = [];
-  for (const pass of passes) {
-    const tsv = await run(pass === 'bare' ? frame.grey : frame.whiteMask);
-    for (const line of parseTsv(tsv)) {
-      candidates.push(...cleanLine(line, frame.width, frame.height, opts.minWordConfidence));
+  if (!wantsMaskPass(opts.whiteMask, frame.whiteShare, mediaContent)) {
+    passes.push('bare');
+    candidates.push(...(await read('bare')));
+  } else if (frame.plainShare >= PLAIN_BACKGROUND || opts.whiteMask === 'always') {
+    // Text on a plain background: the bare pass reads every colour of it, the mask the white text more cleanly.
+    // Both are asked for at once, so they can share one Tesseract process (TesseractPool).
+    passes.push('bare', 'mask');
+    candidates.push(...(await Promise.all([read('bare'), read('mask')])).flat());
+  } else {
+    // White text over a picture: on the picture itself Tesseract reads texture, so the bare pass is spent only
+    // when the mask gave nothing.
+    passes.push('mask');
+    candidates.push(...(await read('mask')));
+    if (candidates.length === 0) {
+      passes.push('bare');
+      candidates.push(...(await read('bare')));
     }
   }
   const detections = mergeLines(candidates).map(toDetection);

@@ -26,13 +26,17 @@ export interface TesseractOptions {
 
 const STDERR_KEEP = 2_000;
 
+/** What one Tesseract process reads: an image on stdin, or a file listing image files (one page each, in order). */
+export type TesseractInput = Buffer | { listFile: string };
+
 /**
- * Runs Tesseract on an image given on stdin (any format Leptonica reads; we send PGM) and returns its TSV.
- * No shell is involved and no path comes from a client. OMP_THREAD_LIMIT=1: one single-threaded process per
- * core is several times faster than Tesseract's own threads. On timeout the whole process group is killed.
+ * Runs Tesseract on an image given on stdin (any format Leptonica reads; we send PGM), or on the images a list file
+ * names, and returns its TSV (pages numbered from 1 in the list's order). No shell is involved and no path comes
+ * from a client. OMP_THREAD_LIMIT=1: one single-threaded process per core is several times faster than Tesseract's
+ * own threads. On timeout the whole process group is killed.
  */
-export function runTesseract(image: Buffer, opts: TesseractOptions): Promise<string> {
-  const args = ['stdin', 'stdout', '-l', opts.lang];
+export function runTesseract(input: TesseractInput, opts: TesseractOptions): Promise<string> {
+  const args = [Buffer.isBuffer(input) ? 'stdin' : input.listFile, 'stdout', '-l', opts.lang];
   for (const [k, v] of Object.entries(opts.settings ?? {})) args.push('-c', `${k}=${v}`);
   args.push('tsv');
   return new Promise((resolve, reject) => {
@@ -73,7 +77,8 @@ export function runTesseract(image: Buffer, opts: TesseractOptions): Promise<str
     });
     // Tesseract may exit before reading all of stdin (an image it refuses); that EPIPE is reported by 'close'.
     child.stdin.on('error', () => undefined);
-    child.stdin.end(image);
+    if (Buffer.isBuffer(input)) child.stdin.end(input);
+    else child.stdin.end();
   });
 }
 

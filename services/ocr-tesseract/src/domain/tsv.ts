@@ -51,3 +51,18 @@ export function parseTsv(tsv: string): TsvLine[] {
   }
   return [...lines.values()];
 }
+
+/**
+ * Splits the TSV of a multi-page run (a list of images) into one TSV per page, in page order; a page Tesseract
+ * wrote nothing for gets the header alone.
+ */
+export function splitPages(tsv: string, pages: number): string[] {
+  const rows = tsv.split(/\r?\n/);
+  const header = rows[0] ?? COLUMNS.join('\t');
+  const out: string[][] = Array.from({ length: pages }, () => [header]);
+  for (const row of rows.slice(1)) {
+    const page = Number(row.slice(row.indexOf('\t') + 1, row.indexOf('\t', row.indexOf('\t') + 1)));
+    if (Number.isInteger(page) && page >= 1 && page <= pages) out[page - 1]!.push(row);
+  }
+  return out.map((r) => r.join('\n'));
+}
