@@ -1,6 +1,7 @@
 import type { Logger, ServiceDefinition } from '@frametext/service-kit';
 import { tesseractEnv, type Config } from './config.js';
-import { recognizeFrame } from './domain/recognize.js';
+import { FrameMemories } from './domain/frame-memory.js';
+import { recognizeFrame, type Candidate } from './domain/recognize.js';
 import { tesseractLanguage } from './domain/language.js';
 import { tesseractModels, tesseractVersion, type TesseractOptions } from './domain/tesseract.js';
 import { TesseractPool } from './domain/tesseract-pool.js';
@@ -33,6 +34,8 @@ export function tesseractOptions(config: Config): TesseractOptions {
 export function ocrTesseractService(config: Config, opts: OcrServiceOptions = {}): ServiceDefinition<Config> {
   const tesseract = tesseractOptions(config);
   const pool = tesseractPool(config);
+  // Each upload's last bare pass, so text where a frame did not change is carried over rather than read again.
+  const memories = new FrameMemories<Candidate>();
   const recognizeOptions = {
     whiteMask: config.OCR_WHITE_MASK,
     whiteThreshold: config.OCR_WHITE_THRESHOLD,
@@ -66,7 +69,7 @@ export function ocrTesseractService(config: Config, opts: OcrServiceOptions = {}
           readFrame: (key) => storage.getBuffer(key),
           recognize: async (image, request) => {
             const lang = await modelFor(request.originalLanguage);
-            return recognizeFrame(image, recognizeOptions, (pgm) => pool.read(pgm, lang), request.mediaContent);
+            return recognizeFrame(image, recognizeOptions, (pgm) => pool.read(pgm, lang), request.mediaContent, memories.of(`${request.uploadId}:${lang}`));
           },
         },
         config.BUS_MAX_ATTEMPTS,

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../src/config.js';
+import { FrameMemories } from '../src/domain/frame-memory.js';
 import { FrameUnreadableError } from '../src/domain/preprocess.js';
-import { recognizeFrame, type RecognizeOptions } from '../src/domain/recognize.js';
+import { recognizeFrame, type Candidate, type RecognizeOptions } from '../src/domain/recognize.js';
 import { runTesseract, TesseractError } from '../src/domain/tesseract.js';
 import { tesseractOptions } from '../src/service.js';
 import { makeFrame } from './fixtures.js';
@@ -99,6 +100,55 @@ describe('recognizeFrame with the real tesseract', () => {
     }
     expect(bareFound).toBeLessThan(5);
     expect(ourFound).toBeGreaterThanOrEqual(8);
+  });
+
+  it('reads again only what changed since the last frame of the upload, and carries the rest over', async () => {
+    const dashboard = async (name: string, label: string, value: string) => {
+      const path = join(dir, `${name}.jpg`);
+      await makeFrame(path, {
+        width: 1280,
+        height: 360,
+        background: '0x101820',
+        texts: [
+          { text: 'DC FAST CHARGER', x: 80, y: 40, size: 44, color: '0x9fd3ff' },
+          { text: label, x: 80, y: 200, size: 40, color: '0xbbbbbb' },
+          { text: value, x: 600, y: 190, size: 60, color: 'white' },
+        ],
+      });
+      return readFile(path);
+    };
+    const memories = new FrameMemories<Candidate>();
+    const next = async (image: Buffer) => {
+      const result = await recognizeFrame(image, options('auto'), read, 'numerical', memories.of('upload-1'));
+      return { passes: result.passes, texts: result.detections.map((d) => d.text) };
+    };
+    // The first frame: both passes.
+    const first = await next(await dashboard('d1', 'Power', '61.5'));
+    expect(first.passes).toEqual(['mask', 'bare']);
+    expect(first.texts).toEqual(expect.arrayContaining(['DC FAST CHARGER', 'Power', '61.5']));
+    // Only the white value changed, and the mask pass read it: the title and the label are carried over.
+    const second = await next(await dashboard('d2', 'Power', '61.4'));
+    expect(second.passes).toEqual(['mask']);
+    expect(second.texts).toEqual(expect.arrayContaining(['DC FAST CHARGER', 'Power', '61.4']));
+    expect(second.texts).not.toContain('61.5');
+    // The grey label changed too, which the mask cannot read: that part is read again, and the old label is gone.
+    const third = await next(await dashboard('d3', 'Energy', '61.3'));
+    expect(third.passes).toEqual(['mask', 'bare']);
+    expect(third.texts).toEqual(expect.arrayContaining(['DC FAST CHARGER', 'Energy', '61.3']));
+    expect(third.texts).not.toContain('Power');
+  });
+
+  it('reads a slide shown on several frames once', async () => {
+    const path = join(dir, 'slide.jpg');
+    await makeFrame(path, { width: 960, height: 540, background: 'white', texts: [{ text: 'Quarterly results', x: 60, y: 60, size: 52, color: 'black' }, { text: 'Revenue grew 12 percent', x: 60, y: 200, size: 36, color: 'black' }] });
+    const image = await readFile(path);
+    const memories = new FrameMemories<Candidate>();
+    const first = await recognizeFrame(image, options('auto'), read, 'presentation', memories.of('upload-2'));
+    const again = await recognizeFrame(image, options('auto'), read, 'presentation', memories.of('upload-2'));
+    expect(first.passes).toEqual(['bare']);
+    expect(again.passes).toEqual([]);
+    expect(again.detections.map((d) => d.text)).toEqual(first.detections.map((d) => d.text));
+    expect(again.detections.map((d) => d.text)).toContain('Revenue grew 12 percent');
   });
 
   it('refuses bytes that are not an image', async () => {

@@ -9,8 +9,8 @@ export type OcrResult = EventData<'ocr.completed.v1'>;
 
 export interface OcrFrameDeps {
   readFrame(objectKey: string): Promise<Buffer>;
-  /** Reads the image as the request's media content and original language ask. */
-  recognize(image: Buffer, request: Pick<OcrRequest, 'mediaContent' | 'originalLanguage'>): Promise<FrameText>;
+  /** Reads the image as the request's media content and original language ask (and with what it read of the upload before). */
+  recognize(image: Buffer, request: Pick<OcrRequest, 'uploadId' | 'mediaContent' | 'originalLanguage'>): Promise<FrameText>;
 }
 
 /**

@@ -6,6 +6,8 @@ export interface PreparedFrame {
   height: number;
   /** The frame in grey as binary PGM (Tesseract reads it without decoding a JPEG again). */
   grey: Buffer;
+  /** The same grey frame, one byte a pixel with no header (to compare frames). */
+  greyPixels: Buffer;
   /** Black where the frame is near-white (every channel >= threshold), white elsewhere, as PGM. */
   whiteMask: Buffer;
   /** Share of the frame's pixels that are near-white (0-1). */
@@ -23,6 +25,13 @@ export class FrameUnreadableError extends Error {
     super(`the frame could not be decoded as an image: ${detail}`);
     this.name = 'FrameUnreadableError';
   }
+}
+
+/** A rectangle of a grey frame (one byte a pixel, `width` wide) as binary PGM. */
+export function cropPgm(pixels: Buffer, width: number, box: { left: number; top: number; width: number; height: number }): Buffer {
+  const out = Buffer.allocUnsafe(box.width * box.height);
+  for (let y = 0; y < box.height; y++) pixels.copy(out, y * box.width, (box.top + y) * width + box.left, (box.top + y) * width + box.left + box.width);
+  return pgm(box.width, box.height, out);
 }
 
 function pgm(width: number, height: number, pixels: Buffer): Buffer {
@@ -63,6 +72,7 @@ export async function prepareFrame(image: Buffer, opts: { whiteThreshold: number
     width,
     height,
     grey: pgm(width, height, grey),
+    greyPixels: grey,
     whiteMask: pgm(width, height, median3x3Binary(mask, width, height)),
     whiteShare: pixels > 0 ? white / pixels : 0,
     plainShare: plainShare(grey),

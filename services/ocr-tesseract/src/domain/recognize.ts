@@ -1,7 +1,8 @@
 import type { Detection, MediaContent, Word } from '@frametext/contracts';
 import { mergeRuns, readableRuns, runCandidate, wantsMaskPass as sharedWantsMaskPass } from '@frametext/text-analysis';
-import { boxArea, boxVertices, unionBox } from './geometry.js';
-import { prepareFrame } from './preprocess.js';
+import { CELL, changedCells, touches, type MemoryHandle } from './frame-memory.js';
+import { boxArea, boxVertices, unionBox, type Box } from './geometry.js';
+import { cropPgm, prepareFrame } from './preprocess.js';
 import { parseTsv, type TsvLine, type TsvWord } from './tsv.js';
 import type { WhiteMaskMode } from '../config.js';
 
@@ -34,10 +35,30 @@ export function wantsMaskPass(mode: WhiteMaskMode, whiteShare: number, mediaCont
   return sharedWantsMaskPass(mode, whiteShare, mediaContent);
 }
 
-interface Candidate {
+export interface Candidate {
   words: TsvWord[];
   confidence: number;
 }
+
+/** How far from a word read this frame a changed cell may be and still be explained by it (pixels). */
+const EXPLAINED_MARGIN = 8;
+/** Past this share of the frame, the changes are read again with a whole bare pass. */
+const REREAD_MAX_SHARE = 0.5;
+
+/** A box grown by `by` on every side, kept inside the frame. */
+function grow(b: Box, by: number, width: number, height: number): Box {
+  const left = Math.max(0, b.left - by);
+  const top = Math.max(0, b.top - by);
+  return { left, top, width: Math.min(width, b.left + b.width + by) - left, height: Math.min(height, b.top + b.height + by) - top };
+}
+
+/** A line read from a crop, moved to where the crop sits in the frame. */
+function shiftLine(line: TsvLine, dx: number, dy: number): TsvLine {
+  const move = (b: Box): Box => ({ ...b, left: b.left + dx, top: b.top + dy });
+  return { box: move(line.box), words: line.words.map((w) => ({ ...w, box: move(w.box) })) };
+}
+
+const runBox = (c: Candidate): Box => unionBox(c.words.map((w) => w.box));
 
 const boxRect = (w: TsvWord) => ({ x: w.box.left, y: w.box.top, w: w.box.width, h: w.box.height });
 
@@ -83,29 +104,75 @@ function toDetection(c: Candidate): Detection {
  * Reads one frame with the passes it needs: the bare pass on the grey frame alone when there is no white text to
  * look for; both passes on a plain background with some white on it (a dashboard); over a picture, the pass on the
  * near-white mask, and the bare one only if the mask had nothing. The passes' lines are merged without duplicates.
+ * With a memory of the upload's last bare pass, the bare pass is not run again when every region that changed since
+ * is explained by what the mask read this frame (a dashboard's values) or nothing changed (a slide shown for a
+ * while): the runs of words it found where nothing changed are carried over, boxes and all.
  */
-export async function recognizeFrame(image: Buffer, opts: RecognizeOptions, run: TesseractRunner, mediaContent?: MediaContent): Promise<FrameText> {
+export async function recognizeFrame(image: Buffer, opts: RecognizeOptions, run: TesseractRunner, mediaContent?: MediaContent, memory?: MemoryHandle<Candidate>): Promise<FrameText> {
   const frame = await prepareFrame(image, { whiteThreshold: opts.whiteThreshold, maxPixels: opts.maxPixels });
   const read = async (pass: Pass) => parseTsv(await run(pass === 'bare' ? frame.grey : frame.whiteMask)).flatMap((line) => cleanLine(line, frame.width, frame.height, opts.minWordConfidence));
   const passes: Pass[] = [];
-  const candidates: Candidate[] = [];
-  if (!wantsMaskPass(opts.whiteMask, frame.whiteShare, mediaContent)) {
+  const readBare = async () => {
     passes.push('bare');
-    candidates.push(...(await read('bare')));
-  } else if (frame.plainShare >= PLAIN_BACKGROUND || opts.whiteMask === 'always') {
-    // Text on a plain background: the bare pass reads every colour of it, the mask the white text more cleanly.
-    // Both are asked for at once, so they can share one Tesseract process (TesseractPool).
-    passes.push('bare', 'mask');
-    candidates.push(...(await Promise.all([read('bare'), read('mask')])).flat());
-  } else {
-    // White text over a picture: on the picture itself Tesseract reads texture, so the bare pass is spent only
-    // when the mask gave nothing.
-    passes.push('mask');
-    candidates.push(...(await read('mask')));
-    if (candidates.length === 0) {
-      passes.push('bare');
-      candidates.push(...(await read('bare')));
+    const candidates = await read('bare');
+    memory?.remember({ width: frame.width, height: frame.height, pixels: frame.greyPixels, candidates });
+    return candidates;
+  };
+  /** What changed since the upload's last bare reading, when there is one to compare with. */
+  const sinceLastReading = async () => {
+    const previous = await memory?.previous();
+    if (!previous || previous.width !== frame.width || previous.height !== frame.height) return undefined;
+    return { previous, changed: changedCells(previous.pixels, frame.greyPixels, frame.width, frame.height) };
+  };
+  /**
+   * The bare pass, sparing what did not change: the last reading's runs where nothing changed since, and a bare
+   * pass on just the rectangle around the changes that `readNow` (this frame's mask pass) does not account for
+   * (video compression blurs static text a little from frame to frame, so that rectangle is read again rather than
+   * trusted). The whole frame is read when there is nothing to compare with or the changes cover much of it.
+   */
+  const bareSince = async (since: Awaited<ReturnType<typeof sinceLastReading>>, readNow: Candidate[]) => {
+    if (!since) return readBare();
+    const boxes = readNow.map(runBox);
+    const unexplained = since.changed.filter((cell) => !boxes.some((b) => touches(cell, b, EXPLAINED_MARGIN)));
+    const kept = since.previous.candidates.filter((c) => !since.changed.some((cell) => touches(cell, runBox(c))));
+    if (unexplained.length === 0) return kept;
+    // The rectangle to read again: the unexplained cells, grown to hold whole any run of words they touch.
+    let area = grow(unionBox(unexplained), CELL, frame.width, frame.height);
+    for (const c of since.previous.candidates) if (touches(area, runBox(c))) area = unionBox([area, grow(runBox(c), 4, frame.width, frame.height)]);
+    if (area.width * area.height > REREAD_MAX_SHARE * frame.width * frame.height) return readBare();
+    passes.push('bare');
+    const reread = parseTsv(await run(cropPgm(frame.greyPixels, frame.width, area))).flatMap((line) =>
+      cleanLine(shiftLine(line, area.left, area.top), frame.width, frame.height, opts.minWordConfidence),
+    );
+    return [...kept.filter((c) => !touches(area, runBox(c))), ...reread];
+  };
+  const candidates: Candidate[] = [];
+  try {
+    if (!wantsMaskPass(opts.whiteMask, frame.whiteShare, mediaContent)) {
+      candidates.push(...(await bareSince(await sinceLastReading(), [])));
+    } else if (frame.plainShare >= PLAIN_BACKGROUND || opts.whiteMask === 'always') {
+      // Text on a plain background: the bare pass reads every colour of it, the mask the white text more cleanly.
+      passes.push('mask');
+      const reading = read('mask');
+      reading.catch(() => undefined);
+      const since = await sinceLastReading();
+      if (since) {
+        const mask = await reading;
+        candidates.push(...mask, ...(await bareSince(since, mask)));
+      } else {
+        // Nothing to compare with: both at once, so they can share one Tesseract process (TesseractPool).
+        const [mask, bare] = await Promise.all([reading, readBare()]);
+        candidates.push(...bare, ...mask);
+      }
+    } else {
+      // White text over a picture: on the picture itself Tesseract reads texture, so the bare pass is spent only
+      // when the mask gave nothing.
+      passes.push('mask');
+      candidates.push(...(await read('mask')));
+      if (candidates.length === 0) candidates.push(...(await readBare()));
     }
+  } finally {
+    memory?.settle();
   }
   const detections = mergeLines(candidates).map(toDetection);
   return {
