@@ -52,6 +52,13 @@ function grow(b: Box, by: number, width: number, height: number): Box {
   return { left, top, width: Math.min(width, b.left + b.width + by) - left, height: Math.min(height, b.top + b.height + by) - top };
 }
 
+/** The share of `a` that `b` covers (0-1). */
+function overlapShare(a: Box, b: Box): number {
+  const w = Math.min(a.left + a.width, b.left + b.width) - Math.max(a.left, b.left);
+  const h = Math.min(a.top + a.height, b.top + b.height) - Math.max(a.top, b.top);
+  return w > 0 && h > 0 ? (w * h) / Math.max(1, boxArea(a)) : 0;
+}
+
 /** A line read from a crop, moved to where the crop sits in the frame. */
 function shiftLine(line: TsvLine, dx: number, dy: number): TsvLine {
   const move = (b: Box): Box => ({ ...b, left: b.left + dx, top: b.top + dy });
@@ -156,14 +163,12 @@ export async function recognizeFrame(image: Buffer, opts: RecognizeOptions, run:
       const reading = read('mask');
       reading.catch(() => undefined);
       const since = await sinceLastReading();
-      if (since) {
-        const mask = await reading;
-        candidates.push(...mask, ...(await bareSince(since, mask)));
-      } else {
-        // Nothing to compare with: both at once, so they can share one Tesseract process (TesseractPool).
-        const [mask, bare] = await Promise.all([reading, readBare()]);
-        candidates.push(...bare, ...mask);
-      }
+      const [mask, bare] = since ? [await reading, undefined] : await Promise.all([reading, readBare()]);
+      // Without an earlier reading to compare with, both at once, so they can share one Tesseract process.
+      const others = bare ?? (await bareSince(since, mask));
+      // White text is the mask's: where both read the same spot, the crisp mask reading is kept (`kW`, not `kw`).
+      const maskBoxes = mask.map(runBox);
+      candidates.push(...mask, ...others.filter((c) => !maskBoxes.some((m) => overlapShare(runBox(c), m) > 0.5)));
     } else {
       // White text over a picture: on the picture itself Tesseract reads texture, so the bare pass is spent only
       // when the mask gave nothing.
