@@ -23,12 +23,9 @@ function fromRaw(frame: RawFrame, limits: ImageLimits): Sharp {
   return sharp(frame.data, { raw: { width: frame.width, height: frame.height, channels: 3 }, limitInputPixels: limits.maxInputPixels });
 }
 
-/** The frame and its thumbnail, both from the decoded pixels at once (the thumbnail does not decode the JPEG again). */
 async function encode(image: Sharp, limits: ImageLimits): Promise<EncodedFrame> {
-  const [{ data: jpeg, info }, thumbnail] = await Promise.all([
-    image.clone().jpeg({ quality: limits.jpegQuality, mozjpeg: false }).toBuffer({ resolveWithObject: true }),
-    image.clone().resize({ width: limits.thumbnailWidth, withoutEnlargement: true }).jpeg({ quality: 80 }).toBuffer(),
-  ]);
+  const { data: jpeg, info } = await image.jpeg({ quality: limits.jpegQuality, mozjpeg: false }).toBuffer({ resolveWithObject: true });
+  const thumbnail = await sharp(jpeg).resize({ width: limits.thumbnailWidth, withoutEnlargement: true }).jpeg({ quality: 80 }).toBuffer();
   return { jpeg, thumbnail, width: info.width, height: info.height };
 }
 
