@@ -49,6 +49,23 @@ describe('POST /getUploadURL body', () => {
     expect(photos.sortPreference).toBe('name');
   });
 
+  it("takes the spec's photo request, which names no files: one per capture time, in that order", () => {
+    const spec = { isVideo: false, uploadName: 'Meter readings', mimeType: 'image/jpeg', timestamps: [1700000000000, 1700000060000, 1700000120000], sortPreference: 'timestamp', ocrType: 'server', mediaContent: 'numerical' };
+    const req = getUploadUrlRequestSchema.parse(spec);
+    expect(req.kind).toBe('photos');
+    expect(requestedFrames(req)).toBe(3);
+    expect(req.kind === 'photos' && req.files.map((f) => [f.name, f.type, f.lastModified])).toEqual([
+      ['photo-001.jpg', 'image/jpeg', 1700000000000],
+      ['photo-002.jpg', 'image/jpeg', 1700000060000],
+      ['photo-003.jpg', 'image/jpeg', 1700000120000],
+    ]);
+    expect(req.timestamps).toEqual(spec.timestamps);
+    // With neither files nor timestamps there is nothing to name: the answer says what to send.
+    const { timestamps: _t, ...nothing } = spec;
+    expect(issues(nothing)).toEqual(["files: files must list each photo with its name, type and lastModified (or send timestamps: each photo's capture time)"]);
+    expect(issues({ ...spec, timestamps: ['yesterday'] })).toEqual(['files.0.lastModified: each file needs lastModified, in ms since the epoch', 'timestamps.0: each photo timestamp must be a capture time in ms since the epoch']);
+  });
+
   it('refuses an unknown ocrType, naming the choices', () => {
     expect(issues({ ...video, ocrType: 'gpt' })).toEqual(['ocrType: ocrType must be cloud or server here (local OCR runs in the browser and is logged with POST /logLocalUpload)']);
   });

@@ -124,7 +124,7 @@ export const photosUploadRequestSchema = z.object({
   isVideo: z.literal(false, { error: 'isVideo must be false for photos' }),
   mimeType: z.enum(IMAGE_MIME_TYPES, { error: 'Ensure multiple uploads are all photos and either .png or .jpeg.' }),
   files: z
-    .array(photoFileSchema, { error: 'files must list each photo with its name, type and lastModified' })
+    .array(photoFileSchema, { error: 'files must list each photo with its name, type and lastModified (or send timestamps: each photo\'s capture time)' })
     .min(1, 'choose at least one photo')
     .max(MAX_FRAMES, `at most ${MAX_FRAMES} photos per upload; split them into several uploads`),
   /** Capture times, one per file; when absent, each file's lastModified is used. */
@@ -179,10 +179,22 @@ function withKind(body: unknown, ctx: z.RefinementCtx): unknown {
     ctx.addIssue({ code: 'custom', path: ['files'], message: ONE_VIDEO_AT_A_TIME });
     return z.NEVER;
   }
-  if (b.kind !== undefined) return b.isVideo === undefined ? { ...b, isVideo: b.kind !== 'photos' } : b;
-  if (b.isVideo === false) return { ...b, kind: 'photos' };
+  if (b.kind !== undefined) return withPhotoFiles(b.isVideo === undefined ? { ...b, isVideo: b.kind !== 'photos' } : b);
+  if (b.isVideo === false) return withPhotoFiles({ ...b, kind: 'photos' });
   if (b.isVideo === true) return { ...b, kind: Array.isArray(b.timestamps) && b.timestamps.length > 0 ? 'frames' : 'video' };
   return b;
+}
+
+/**
+ * The spec's photo request names no files: it sends the photos' capture times (`timestamps`) and one type. When a
+ * client leaves `files` out, each photo is named for its place (`photo-001.jpg`...) with its capture time as
+ * lastModified, so the exact request of the spec gets its upload addresses, in the order of its timestamps.
+ */
+function withPhotoFiles(b: Record<string, unknown>): Record<string, unknown> {
+  if (b.kind !== 'photos' || b.files !== undefined || !Array.isArray(b.timestamps) || b.timestamps.length === 0) return b;
+  const extension = b.mimeType === 'image/png' ? 'png' : 'jpg';
+  const files = b.timestamps.map((t, i) => ({ name: `photo-${String(i + 1).padStart(3, '0')}.${extension}`, type: b.mimeType, lastModified: t }));
+  return { ...b, files };
 }
 
 /** Body of POST /getUploadURL, validated and normalised (kind, defaults, photo timestamps filled in). */

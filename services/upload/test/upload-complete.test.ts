@@ -108,6 +108,17 @@ describe('POST /api/uploadComplete', () => {
     });
   });
 
+  it("takes the spec's photo request with capture times and no file list, and completes it", async () => {
+    const user = uniqueName('owner');
+    const { files: _files, ...spec } = photosRequest([], { mimeType: 'image/png', timestamps: [1_700_000_005_000, 1_700_000_001_000], sortPreference: 'timestamp' });
+    const { uploadID, urls } = await newUpload(spec, user);
+    expect(urls).toHaveLength(2);
+    for (const url of urls) await svc.put(url, media.png, 'image/png');
+    expect((await complete(uploadID, user)).status).toBe(200);
+    const [event] = await eventsFor(uploadID);
+    expect(event!.data).toMatchObject({ kind: 'photos', fileNames: ['photo-001.png', 'photo-002.png'], timestamps: [1_700_000_005_000, 1_700_000_001_000], sortPreference: 'timestamp', maxFrames: 2 });
+  });
+
   it('fails a text file renamed .mp4 with a clear reason, publishes upload.failed.v1, and answers the same again', async () => {
     const user = uniqueName('owner');
     const { uploadID, urls } = await newUpload(videoRequest({ fileName: 'notes.mp4' }), user);
