@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { anchorExtract, anchorRead, makeChargerVideo, makeSlidesVideo, makeTelemetryVideo, textsAt } from '@frametext/sample-media';
+import { anchorExtract, anchorRead, filmWithPhone, makeChargerVideo, makeInstrumentVideo, makeSlidesVideo, makeTelemetryVideo, textsAt } from '@frametext/sample-media';
 import { startServices, waitUntilHealthy } from '../scripts/lib/services.mjs';
 import { portOpen } from '../scripts/lib/sh.mjs';
 
@@ -170,11 +170,16 @@ const SLIDES = Array.from({ length: 10 }, (_, i) => [`Quarter ${i + 1} review`, 
 
 export function benchPipeline() {
   return withBenchStack('bench', {}, async ({ token, dir }) => {
+    const charger = await makeChargerVideo({ dir, seconds: 60 });
+    // Every frame (no slide detection), so both read the same 60 frames: 10 slides, each on screen for 6 of them.
+    const slides = await makeSlidesVideo({ dir, slides: SLIDES, secondsPerSlide: 6 });
     const cases = [
-      { name: 'charger screen, 60 s 720p at 1 s', video: await makeChargerVideo({ dir, seconds: 60 }), interval: 1 },
+      { name: 'charger screen, 60 s 720p at 1 s', video: charger, interval: 1 },
       { name: 'telemetry numbers over a moving picture, 60 s 720p at 1 s', video: await makeTelemetryVideo({ dir, seconds: 60 }), interval: 1 },
-      // Every frame (no slide detection), so both read the same 60 frames: 10 slides, each on screen for 6 of them.
-      { name: 'slides, 60 s 720p at 1 s, every frame read', video: await makeSlidesVideo({ dir, slides: SLIDES, secondsPerSlide: 6 }), interval: 1, mediaContent: 'presentation' },
+      { name: 'slides, 60 s 720p at 1 s, every frame read', video: slides, interval: 1, mediaContent: 'presentation' },
+      { name: 'charger screen filmed by a phone (tilted, shaking, soft, moiré, flicker, noise, 960x540, crf 36), 60 s at 1 s', video: await filmWithPhone(charger, { dir }), interval: 1 },
+      { name: 'slides filmed by a phone (the same), 60 s at 1 s, every frame read', video: await filmWithPhone(slides, { dir }), interval: 1, mediaContent: 'presentation' },
+      { name: 'lab instrument (white and yellow readings on blue) filmed by a phone, 60 s at 1 s', video: await filmWithPhone(await makeInstrumentVideo({ dir, seconds: 60 }), { dir }), interval: 1 },
     ];
     const rows = [];
     for (const c of cases) {

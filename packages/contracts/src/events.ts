@@ -85,8 +85,8 @@ export const extractedFrameSchema = z.object({
 });
 
 /**
- * Published by frame-extraction once every frame is in storage (before its ocr.requested.v1 events, in the
- * same transaction); consumed by results (status processing, framesTotal, frame URLs, thumbnail).
+ * Published by frame-extraction once every frame is in storage (after their ocr.requested.v1 events, which go out
+ * one by one as frames are stored); consumed by results (status processing, framesTotal, frame URLs, thumbnail).
  */
 export const framesExtractedV1 = z.object({
   uploadId: uploadIdSchema,
@@ -97,15 +97,20 @@ export const framesExtractedV1 = z.object({
 });
 
 /**
- * Published by frame-extraction, one per frame, with routing key {@link ocrRequestedRoutingKey}(engine);
- * consumed by the OCR worker of that engine (ocr-cloud or ocr-tesseract).
+ * Published by frame-extraction, one per frame as soon as the frame is stored (so reading overlaps extraction), with
+ * routing key {@link ocrRequestedRoutingKey}(engine); consumed by the OCR worker of that engine (ocr-cloud or
+ * ocr-tesseract).
  */
 export const ocrRequestedV1 = z.object({
   uploadId: uploadIdSchema,
   /** The upload's owner, so a worker that must fail the whole upload (upload.failed.v1) can name them. */
   userId: userIdSchema.optional(),
   frameIndex: frameIndexSchema,
-  framesTotal: z.number().int().positive().max(MAX_FRAMES),
+  /**
+   * No longer sent: the number of frames is known only when extraction ends, and frames.extracted.v1 carries it.
+   * Still accepted from publishers that send it.
+   */
+  framesTotal: z.number().int().positive().max(MAX_FRAMES).optional(),
   timestampMs: timestampMsSchema,
   objectKey: objectKeySchema,
   engine: serverEngineSchema,

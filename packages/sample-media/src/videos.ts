@@ -67,6 +67,45 @@ export async function makeChargerVideo(o: VideoOptions): Promise<GeneratedVideo>
   return { path, durationSeconds: seconds, width, height, fps, truth };
 }
 
+/** The readings a lab instrument's screen shows in second `s` of the video. */
+export function instrumentValues(s: number): { temperature: string; ph: string; stirrer: string; time: string } {
+  const hh = String(Math.floor(s / 3600)).padStart(2, '0');
+  const mm = String(Math.floor(s / 60) % 60).padStart(2, '0');
+  const ss = String(s % 60).padStart(2, '0');
+  return { temperature: `${(36.5 + 0.1 * s).toFixed(1)} C`, ph: (7.2 + 0.01 * s).toFixed(2), stirrer: `${400 + 5 * s} rpm`, time: `${hh}:${mm}:${ss}` };
+}
+
+/**
+ * A lab instrument's screen: a white title bar, grey labels and white and yellow readings on a blue panel, one
+ * reading changing every second (the hand-held phone case of the benchmark films it).
+ */
+export async function makeInstrumentVideo(o: VideoOptions): Promise<GeneratedVideo> {
+  const { seconds, width, height, fps } = dims(o, 60);
+  const path = join(o.dir, o.name ?? 'instrument.mp4');
+  const h = (v: number) => px(height, v);
+  const filters = [
+    `drawbox=x=0:y=0:w=iw:h=${h(110)}:color=0xe8edf2:t=fill`,
+    drawtext({ text: 'BIOREACTOR CONTROL UNIT', x: h(60), y: h(36), size: h(44), color: '0x1a2a40', bold: true }),
+  ];
+  const rows: [label: string, colour: string][] = [
+    ['Temperature', 'white'],
+    ['pH', 'yellow'],
+    ['Stirrer', 'white'],
+    ['Run time', 'white'],
+  ];
+  const truth: TimedText[] = [];
+  for (let s = 0; s < seconds; s++) {
+    const v = instrumentValues(s);
+    [v.temperature, v.ph, v.stirrer, v.time].forEach((text, row) => {
+      filters.push(drawtext({ text, x: h(560), y: h(160 + row * 130), size: h(76), color: rows[row]![1], bold: true, from: s, to: s + 1 }));
+    });
+    truth.push({ startS: s, endS: s + 1, texts: [v.temperature, v.ph, v.stirrer, v.time] });
+  }
+  rows.forEach(([label], row) => filters.push(drawtext({ text: label, x: h(60), y: h(180 + row * 130), size: h(44), color: '0xb8c8dc' })));
+  await ffmpeg(['-f', 'lavfi', '-i', `color=c=0x1f4e8c:s=${width}x${height}:r=${fps}`, '-vf', filters.join(','), ...h264Args(path, seconds)]);
+  return { path, durationSeconds: seconds, width, height, fps, truth };
+}
+
 /** Slides: dark text on a light background, each shown for `secondsPerSlide`. */
 export async function makeSlidesVideo(o: VideoOptions & { slides: string[][]; secondsPerSlide?: number }): Promise<GeneratedVideo> {
   const per = o.secondsPerSlide ?? 6;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { assertConsumers } from '../src/bus/bus.js';
 import { ATTEMPT_HEADER, DEAD_REASON_HEADER, LAST_ERROR_HEADER } from '../src/bus/consumer.js';
-import { buildEnvelope, enqueueEvent, forgetOutboxEvents } from '../src/bus/outbox.js';
+import { buildEnvelope, derivedEventId, enqueueEvent, forgetOutboxEvents } from '../src/bus/outbox.js';
 import { queueNames } from '../src/bus/topology.js';
 import { on, onPrepared, type Consumer } from '../src/bus/types.js';
 import { createDb } from '../src/db/index.js';
@@ -56,6 +56,26 @@ describe('outbox relay', () => {
     expect(await producer.flushOutbox()).toBe(1);
     await sleep(500);
     expect(await consumerSchema.effects()).toHaveLength(2);
+  });
+
+  it('keeps an event with a derived id once when the same work writes it again (a re-run after a crash), and delivers it once', async () => {
+    const w = newWorld();
+    const consumerSchema = await w.schema();
+    await w.startBus(w.serviceName(), consumerSchema, [recordEffect()]);
+    const producerSchema = await w.schema();
+    const id = derivedEventId('message-1', 'user.created.v1', 0);
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(derivedEventId('message-1', 'user.created.v1', 1)).not.toBe(id);
+    expect(derivedEventId('message-2', 'user.created.v1', 0)).not.toBe(id);
+
+    await enqueueEvent(producerSchema.db, 'user.created.v1', userCreated('once@example.com'), { id });
+    await enqueueEvent(producerSchema.db, 'user.created.v1', userCreated('once@example.com'), { id });
+    expect(await outboxRows(producerSchema)).toHaveLength(1);
+    await w.startBus(w.serviceName(), producerSchema);
+    await eventually(async () => (await consumerSchema.effects()).length === 1);
+    await enqueueEvent(producerSchema.db, 'user.created.v1', userCreated('once@example.com'), { id });
+    await sleep(500);
+    expect((await consumerSchema.effects()).map((e) => e.message_id)).toEqual([id]);
   });
 
   it('forgets the events of one person on request: sent ones, or unsent ones too, never anyone else\'s', async () => {

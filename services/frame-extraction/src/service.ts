@@ -20,9 +20,9 @@ export function frameExtractionService(config: Config, opts: FrameExtractionOpti
     migrations: [],
     usesStorage: true,
     consumes: ['upload.completed.v1'],
-    consumers: ({ storage }) => {
+    consumers: ({ storage, db }) => {
       if (!storage) throw new Error('frame-extraction needs the object store');
-      return [uploadCompletedConsumer({ storage, config })];
+      return [uploadCompletedConsumer({ storage, config, db })];
     },
   };
 }

@@ -122,7 +122,7 @@ describe('photos', () => {
     await h.outcome(uploadId);
     await new Promise((r) => setTimeout(r, 1500));
     const out = await h.outcome(uploadId);
-    expect(out.order).toEqual(['frames.extracted.v1', 'ocr.requested.v1', 'ocr.requested.v1', 'ocr.requested.v1']);
+    expect(out.order).toEqual(['ocr.requested.v1', 'ocr.requested.v1', 'ocr.requested.v1', 'frames.extracted.v1']);
   });
 
   it('cap at maxFrames', async () => {
@@ -152,6 +152,16 @@ describe('photos', () => {
     const uploadId = crypto.randomUUID();
     const out = await h.outcome(await h.publishUpload({ uploadId, kind: 'photos', objectKeys: await storePhotos(uploadId, [junk]), fileNames: ['junk.jpg'], sortPreference: 'name', mimeType: 'image/jpeg' }));
     expect(out.failed?.reason).toMatch(/^Photo 1 \(junk\.jpg\) could not be read: /);
+  });
+
+  it('fail the upload at a damaged photo after the ones before it were already sent to be read', async () => {
+    const junk = join(h.workDir, 'junk-later.jpg');
+    await writeFile(junk, Buffer.from('not an image at all'));
+    const uploadId = crypto.randomUUID();
+    const keys = await storePhotos(uploadId, [paths[0]!, junk]);
+    const out = await h.outcome(await h.publishUpload({ uploadId, kind: 'photos', objectKeys: keys, fileNames: ['a.jpg', 'b.jpg'], sortPreference: 'name', mimeType: 'image/jpeg' }));
+    expect(out.failed?.reason).toMatch(/^Photo 2 \(b\.jpg\) could not be read: /);
+    expect(out.order).toEqual(['ocr.requested.v1', 'upload.failed.v1']);
   });
 });
 

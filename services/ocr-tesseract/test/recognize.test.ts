@@ -58,6 +58,14 @@ describe('recognizeFrame with the real tesseract', () => {
     expect(result.words.length).toBeGreaterThanOrEqual(4);
   });
 
+  it('reads red text on a green panel of the same brightness, as bare Tesseract does (the bare pass gets the colours)', async () => {
+    const path = join(dir, 'red-on-green.jpg');
+    // Equal luminance: a grey copy of this frame is blank, but Tesseract thresholds the colour channels itself.
+    await makeFrame(path, { width: 640, height: 240, background: '0x004a00', texts: [{ text: 'Pressure 42.7 bar', x: 40, y: 90, size: 48, color: '0xff0000' }] });
+    const result = await recognizeFrame(await readFile(path), options('auto'), read, 'numerical');
+    expect(result.detections.map((d) => d.text)).toContain('Pressure 42.7 bar');
+  });
+
   it('keeps a label and its value far to the right apart, as two detections', async () => {
     const path = join(dir, 'dashboard.jpg');
     await makeFrame(path, {

@@ -1,14 +1,35 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { envelopeSchema, eventSchemas, type Envelope, type EventData, type EventType } from '@frametext/contracts';
 import type { Knex } from '../db/index.js';
 import { currentContext } from '../logging/context.js';
 import { traceHeaders } from '../tracing/tracing.js';
 
+export interface EnvelopeIds {
+  /**
+   * The event's own id, when running the same work again must give the same event (see {@link derivedEventId});
+   * a new random one otherwise.
+   */
+  id?: string;
+  correlationId?: string;
+  causationId?: string | null;
+}
+
+/**
+ * An event id that depends only on what it is derived from (the message being handled and the part of its work the
+ * event reports), as an RFC 9562 version 8 UUID. Work that runs again after a crash writes the same ids, which the
+ * outbox keeps once.
+ */
+export function derivedEventId(...parts: (string | number)[]): string {
+  const hex = createHash('sha256').update(parts.join('\u0000')).digest('hex');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
 /** Builds a validated envelope for an event, taking the correlation and causation ids from the current context. */
-export function buildEnvelope<T extends EventType>(type: T, data: EventData<T>, ids: { correlationId?: string; causationId?: string | null } = {}): Envelope<EventData<T>> {
+export function buildEnvelope<T extends EventType>(type: T, data: EventData<T>, ids: EnvelopeIds = {}): Envelope<EventData<T>> {
   const ctx = currentContext();
   const envelope = {
-    id: randomUUID(),
+    id: ids.id ?? randomUUID(),
     type,
     occurredAt: new Date().toISOString(),
     correlationId: ids.correlationId ?? ctx?.correlationId ?? randomUUID(),
@@ -21,10 +42,10 @@ export function buildEnvelope<T extends EventType>(type: T, data: EventData<T>, 
 
 /**
  * Writes an event to the outbox inside the caller's transaction, so the event exists if and only if
- * the state change committed. `routingKey` defaults to the event type; OCR requests add the engine
+ * the state change committed. An event whose id is already there (a derived id, written again) is kept once. `routingKey` defaults to the event type; OCR requests add the engine
  * (`ocr.requested.v1.server`) so each engine's workers get only their own. The relay publishes it after commit (and again after a crash).
  */
-export async function enqueueEvent<T extends EventType>(trx: Knex | Knex.Transaction, type: T, data: EventData<T>, ids?: { correlationId?: string; causationId?: string | null; routingKey?: string }): Promise<Envelope<EventData<T>>> {
+export async function enqueueEvent<T extends EventType>(trx: Knex | Knex.Transaction, type: T, data: EventData<T>, ids?: EnvelopeIds & { routingKey?: string }): Promise<Envelope<EventData<T>>> {
   const envelope = buildEnvelope(type, data, ids);
   // The span writing the event (a request's, a message's) becomes the parent of the span that handles it.
   const trace = traceHeaders();
@@ -34,7 +55,7 @@ export async function enqueueEvent<T extends EventType>(trx: Knex | Knex.Transac
     routing_key: ids?.routingKey ?? envelope.type,
     envelope: JSON.stringify(envelope),
     trace_context: Object.keys(trace).length > 0 ? JSON.stringify(trace) : null,
-  });
+  }).onConflict('id').ignore();
   return envelope;
 }
 

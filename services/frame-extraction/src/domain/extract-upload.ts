@@ -1,6 +1,7 @@
 import { DEFAULT_FRAME_INTERVAL, type EventData } from '@frametext/contracts';
 import { StorageNotFoundError } from '@frametext/service-kit';
 import type { ExtractionContext } from './context.js';
+import { FrameSink, type FrameReady } from './frame-sink.js';
 import { extractBrowserFrames, extractPhotoFrames } from './images.js';
 import { MediaError } from './media-error.js';
 import type { StoredFrame } from './stored-frame.js';
@@ -11,23 +12,25 @@ export type ExtractionOutcome =
   | { ok: false; reason: string };
 
 /**
- * Cuts, orders or checks an upload's frames and stores them. The media's own faults come back as a failed
+ * Cuts, orders or checks an upload's frames and stores them, handing each to `ready` as soon as it is stored and its
+ * place is final (its OCR need not wait for the rest). The media's own faults come back as a failed
  * outcome with a reason a person can read; infrastructure errors (storage down) are thrown, so the message is
  * retried. Object keys depend only on the upload, so running it again overwrites the same objects.
  */
-export async function extractUpload(ctx: ExtractionContext, upload: EventData<'upload.completed.v1'>): Promise<ExtractionOutcome> {
+export async function extractUpload(ctx: ExtractionContext, upload: EventData<'upload.completed.v1'>, ready: FrameReady): Promise<ExtractionOutcome> {
+  const sink = new FrameSink(ready);
   try {
     if (upload.kind === 'video') {
       const slideDetection = upload.mediaContent === 'presentation' && upload.slideDetection;
-      const { frames, durationSeconds } = await extractVideoFrames(ctx, {
+      const durationSeconds = await extractVideoFrames(ctx, {
         uploadId: upload.uploadId,
         sourceKey: upload.objectKeys[0]!,
         intervalSeconds: upload.intervalSeconds ?? DEFAULT_FRAME_INTERVAL,
         slideDetection,
         maxFrames: upload.maxFrames,
         clientDurationSeconds: upload.durationSeconds,
-      });
-      return { ok: true, frames, durationSeconds };
+      }, sink);
+      return { ok: true, frames: sink.frames, durationSeconds };
     }
     const request = {
       uploadId: upload.uploadId,
@@ -37,8 +40,8 @@ export async function extractUpload(ctx: ExtractionContext, upload: EventData<'u
       sortPreference: upload.sortPreference,
       maxFrames: upload.maxFrames,
     };
-    const frames = upload.kind === 'photos' ? await extractPhotoFrames(ctx, request) : await extractBrowserFrames(ctx, request);
-    return { ok: true, frames, durationSeconds: null };
+    await (upload.kind === 'photos' ? extractPhotoFrames(ctx, request, sink) : extractBrowserFrames(ctx, request, sink));
+    return { ok: true, frames: sink.frames, durationSeconds: null };
   } catch (err) {
     if (err instanceof MediaError) {
       ctx.log.info({ uploadId: upload.uploadId, reason: err.reason }, 'upload media refused');

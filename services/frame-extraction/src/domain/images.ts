@@ -4,6 +4,7 @@ import { frameKeys, putFrame } from '../data/frame-store.js';
 import { imageLimits, type ExtractionContext } from './context.js';
 import { encodeUploadedImage } from './frame-images.js';
 import { nextFrameTime, orderPhotos, strictlyIncreasing, type PhotoEntry } from './photo-order.js';
+import type { FrameSink } from './frame-sink.js';
 import type { StoredFrame } from './stored-frame.js';
 
 export interface ImagesRequest {
@@ -39,9 +40,10 @@ async function storeImage(ctx: ExtractionContext, uploadId: string, bytes: Buffe
 /**
  * Photos as frames: ordered by name (natural) or by capture time (EXIF, else the browser's last-modified time),
  * turned upright by their EXIF orientation, re-encoded as JPEG with thumbnails. A frame's time is ms since the
- * first photo's capture, so object names still start with a zero-padded time. At most `maxFrames`.
+ * first photo's capture, so object names still start with a zero-padded time. Each goes to `sink` once stored. At
+ * most `maxFrames`.
  */
-export async function extractPhotoFrames(ctx: ExtractionContext, req: ImagesRequest): Promise<StoredFrame[]> {
+export async function extractPhotoFrames(ctx: ExtractionContext, req: ImagesRequest, sink: FrameSink): Promise<void> {
   const preference = req.sortPreference ?? 'name';
   const entries: PhotoEntry[] = [];
   for (const [index, key] of req.objectKeys.entries()) {
@@ -51,33 +53,30 @@ export async function extractPhotoFrames(ctx: ExtractionContext, req: ImagesRequ
     entries.push({ index, name: req.fileNames?.[index] ?? baseName(key), capturedAtMs });
   }
   const ordered = orderPhotos(entries, preference).slice(0, req.maxFrames);
-  const out: StoredFrame[] = [];
   let origin: number | null = null;
   for (const [position, entry] of ordered.entries()) {
     const bytes = await ctx.storage.getBuffer(req.objectKeys[entry.index]!);
     const capturedAtMs = preference === 'name' ? ((await exifCaptureTime(bytes)) ?? entry.capturedAtMs) : entry.capturedAtMs;
     if (position === 0) origin = capturedAtMs;
     const relative = origin === null || capturedAtMs === null ? null : capturedAtMs - origin;
-    const timestampMs = nextFrameTime(out.at(-1)?.timestampMs ?? null, relative);
-    out.push(await storeImage(ctx, req.uploadId, bytes, `Photo ${position + 1} (${entry.name})`, timestampMs));
+    const timestampMs = nextFrameTime(sink.frames.at(-1)?.timestampMs ?? null, relative);
+    await sink.add(await storeImage(ctx, req.uploadId, bytes, `Photo ${position + 1} (${entry.name})`, timestampMs));
   }
-  return out;
 }
 
 /**
  * Frames the browser cut from a video: each checked and re-encoded as JPEG (a browser can send anything), in
- * time order, at the times the event carries (else the time their names start with). At most `maxFrames`.
+ * time order, at the times the event carries (else the time their names start with). Each goes to `sink` once
+ * stored. At most `maxFrames`.
  */
-export async function extractBrowserFrames(ctx: ExtractionContext, req: ImagesRequest): Promise<StoredFrame[]> {
+export async function extractBrowserFrames(ctx: ExtractionContext, req: ImagesRequest, sink: FrameSink): Promise<void> {
   const entries = req.objectKeys
     .map((key, index) => ({ key, index, wantedMs: req.timestamps?.[index] ?? timestampFromFrameName(key) ?? index * 1000 }))
     .sort((a, b) => a.wantedMs - b.wantedMs || a.index - b.index)
     .slice(0, req.maxFrames);
   const times = strictlyIncreasing(entries.map((e) => e.wantedMs));
-  const out: StoredFrame[] = [];
   for (const [position, entry] of entries.entries()) {
     const bytes = await ctx.storage.getBuffer(entry.key);
-    out.push(await storeImage(ctx, req.uploadId, bytes, `Frame ${position + 1} (at ${(times[position]! / 1000).toFixed(2)} s)`, times[position]!));
+    await sink.add(await storeImage(ctx, req.uploadId, bytes, `Frame ${position + 1} (at ${(times[position]! / 1000).toFixed(2)} s)`, times[position]!));
   }
-  return out;
 }

@@ -5,6 +5,7 @@ import type { RawFrame } from '../data/ppm-frames.js';
 import { withLocalCopy } from '../data/source-file.js';
 import { imageLimits, mapLimit, type ExtractionContext } from './context.js';
 import { encodeRawFrame, greySample } from './frame-images.js';
+import type { FrameSink } from './frame-sink.js';
 import { MediaError } from './media-error.js';
 import { chooseSamplingMethod, sampleTimestampsMs } from './sampling.js';
 import { SlideDetector } from './slide-diff.js';
@@ -20,10 +21,6 @@ export interface VideoRequest {
   clientDurationSeconds: number | null;
 }
 
-export interface VideoFrames {
-  frames: StoredFrame[];
-  durationSeconds: number;
-}
 
 /** Turns ffmpeg's failures into reasons a person can read; anything else is ours and is rethrown. */
 async function readable<T>(ctx: ExtractionContext, run: () => Promise<T>): Promise<T> {
@@ -56,9 +53,9 @@ function checkProbe(ctx: ExtractionContext, probe: VideoProbe, req: VideoRequest
 /**
  * Frames of an uploaded video: ffprobe first (its duration, not the client's, decides the frame times), then
  * frames at the interval (by the fps filter or by seeking, whichever costs less) or one per slide, each stored
- * as a JPEG with a thumbnail. At most `maxFrames`.
+ * as a JPEG with a thumbnail and handed to `sink` in time order. At most `maxFrames`. Answers ffprobe's duration.
  */
-export async function extractVideoFrames(ctx: ExtractionContext, req: VideoRequest): Promise<VideoFrames> {
+export async function extractVideoFrames(ctx: ExtractionContext, req: VideoRequest, sink: FrameSink): Promise<number> {
   return withLocalCopy(ctx.storage, req.sourceKey, ctx.config.WORK_DIR, async (path, size) => {
     if (size === 0) throw new MediaError('The video could not be read: the file is empty.');
     const probe = await readable(ctx, () => probeVideo(path, ctx.config.FFMPEG_TIMEOUT_MS));
@@ -70,15 +67,15 @@ export async function extractVideoFrames(ctx: ExtractionContext, req: VideoReque
       await putFrame(ctx.storage, keys, encoded.jpeg, encoded.thumbnail);
       return { timestampMs, ...keys };
     };
-    const frames = await readable(ctx, () => (req.slideDetection ? slides(ctx, path, durationSeconds, req.maxFrames, store) : atInterval(ctx, path, durationSeconds, req, store)));
-    if (frames.length === 0) throw new MediaError('The video could not be read: no picture could be decoded from it.');
-    return { frames, durationSeconds };
+    await readable(ctx, () => (req.slideDetection ? slides(ctx, path, durationSeconds, req.maxFrames, store, sink) : atInterval(ctx, path, durationSeconds, req, store, sink)));
+    if (sink.frames.length === 0) throw new MediaError('The video could not be read: no picture could be decoded from it.');
+    return durationSeconds;
   });
 }
 
 type Store = (frame: RawFrame, timestampMs: number) => Promise<StoredFrame>;
 
-async function atInterval(ctx: ExtractionContext, path: string, durationSeconds: number, req: VideoRequest, store: Store): Promise<StoredFrame[]> {
+async function atInterval(ctx: ExtractionContext, path: string, durationSeconds: number, req: VideoRequest, store: Store, sink: FrameSink): Promise<void> {
   const times = sampleTimestampsMs(durationSeconds, req.intervalSeconds, req.maxFrames);
   const method = chooseSamplingMethod(times.length, req.intervalSeconds, ctx.config.SEEK_MIN_INTERVAL_SECONDS);
   ctx.log.info({ frames: times.length, durationSeconds, intervalSeconds: req.intervalSeconds, method }, 'extracting frames');
@@ -90,31 +87,29 @@ async function atInterval(ctx: ExtractionContext, path: string, durationSeconds:
       const frame = await frameAt(path, seconds, timeoutMs);
       return frame ? store(frame, ms) : null;
     });
-    return stored.filter((f): f is StoredFrame => f !== null);
+    // Seeks finish in any order; a frame's place is known once those before it are in.
+    for (const frame of stored) if (frame) await sink.add(frame);
+    return;
   }
-  const out: StoredFrame[] = [];
   const intervalMs = Math.round(req.intervalSeconds * 1000);
   // round=up makes output frame n the picture shown at n x interval (the default rounding lands half an interval early).
   for await (const frame of decodeFrames({ path, videoFilter: `fps=1000/${intervalMs}:round=up`, maxFrames: times.length, timeoutMs })) {
-    out.push(await store(frame, times[out.length]!));
-    if (out.length === times.length) break;
+    await sink.add(await store(frame, times[sink.frames.length]!));
+    if (sink.frames.length === times.length) break;
   }
-  return out;
 }
 
-async function slides(ctx: ExtractionContext, path: string, durationSeconds: number, maxFrames: number, store: Store): Promise<StoredFrame[]> {
+async function slides(ctx: ExtractionContext, path: string, durationSeconds: number, maxFrames: number, store: Store, sink: FrameSink): Promise<void> {
   const samples = frameCount(durationSeconds, SLIDE_SAMPLE_SECONDS);
   ctx.log.info({ samples, durationSeconds, maxFrames }, 'detecting slides');
   const detector = new SlideDetector();
   const limits = imageLimits(ctx.config);
-  const out: StoredFrame[] = [];
   let index = 0;
   for await (const frame of decodeFrames({ path, videoFilter: `fps=1/${SLIDE_SAMPLE_SECONDS}:round=up`, maxFrames: samples, timeoutMs: ctx.config.FFMPEG_TIMEOUT_MS })) {
     const timestampMs = index * SLIDE_SAMPLE_SECONDS * 1000;
     index++;
-    if (detector.isNewSlide(await greySample(frame, limits))) out.push(await store(frame, timestampMs));
-    if (out.length >= maxFrames) break;
+    if (detector.isNewSlide(await greySample(frame, limits))) await sink.add(await store(frame, timestampMs));
+    if (sink.frames.length >= maxFrames) break;
   }
-  return out;
 }
 

@@ -4,9 +4,15 @@ import sharp, { type OutputInfo } from 'sharp';
 export interface PreparedFrame {
   width: number;
   height: number;
-  /** The frame in grey as binary PGM (Tesseract reads it without decoding a JPEG again). */
-  grey: Buffer;
-  /** The same grey frame, one byte a pixel with no header (to compare frames). */
+  /**
+   * The frame as it is, in colour, as binary PPM (Tesseract reads it without decoding a JPEG again). The bare pass
+   * reads this rather than our grey: Tesseract's own thresholding weighs the channels, and keeps yellow on blue
+   * legible where a luminance grey flattens it.
+   */
+  colour: Buffer;
+  /** RGB bytes of the frame, 3 a pixel, no header (for crops). */
+  colourPixels: Buffer;
+  /** The frame in grey, one byte a pixel with no header (to compare frames). */
   greyPixels: Buffer;
   /** Black where the frame is near-white (every channel >= threshold), white elsewhere, as PGM. */
   whiteMask: Buffer;
@@ -27,15 +33,15 @@ export class FrameUnreadableError extends Error {
   }
 }
 
-/** A rectangle of a grey frame (one byte a pixel, `width` wide) as binary PGM. */
-export function cropPgm(pixels: Buffer, width: number, box: { left: number; top: number; width: number; height: number }): Buffer {
-  const out = Buffer.allocUnsafe(box.width * box.height);
-  for (let y = 0; y < box.height; y++) pixels.copy(out, y * box.width, (box.top + y) * width + box.left, (box.top + y) * width + box.left + box.width);
-  return pgm(box.width, box.height, out);
+/** A rectangle of a colour frame (RGB, `width` wide) as binary PPM. */
+export function cropPpm(pixels: Buffer, width: number, box: { left: number; top: number; width: number; height: number }): Buffer {
+  const out = Buffer.allocUnsafe(box.width * box.height * 3);
+  for (let y = 0; y < box.height; y++) pixels.copy(out, y * box.width * 3, ((box.top + y) * width + box.left) * 3, ((box.top + y) * width + box.left + box.width) * 3);
+  return netpbm('P6', box.width, box.height, out);
 }
 
-function pgm(width: number, height: number, pixels: Buffer): Buffer {
-  return Buffer.concat([Buffer.from(`P5\n${width} ${height}\n255\n`, 'ascii'), pixels]);
+function netpbm(magic: 'P5' | 'P6', width: number, height: number, pixels: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(`${magic}\n${width} ${height}\n255\n`, 'ascii'), pixels]);
 }
 
 /**
@@ -52,6 +58,7 @@ export async function prepareFrame(image: Buffer, opts: { whiteThreshold: number
   }
   const { data, info } = decoded;
   const { width, height, channels } = info;
+  if (channels !== 3) throw new FrameUnreadableError(`expected 3 colour channels, got ${channels}`);
   const pixels = width * height;
   const grey = Buffer.allocUnsafe(pixels);
   const mask = Buffer.allocUnsafe(pixels);
@@ -59,8 +66,8 @@ export async function prepareFrame(image: Buffer, opts: { whiteThreshold: number
   let white = 0;
   for (let p = 0, i = 0; p < pixels; p++, i += channels) {
     const r = data[i]!;
-    const g = channels >= 3 ? data[i + 1]! : r;
-    const b = channels >= 3 ? data[i + 2]! : r;
+    const g = data[i + 1]!;
+    const b = data[i + 2]!;
     grey[p] = (r * 54 + g * 183 + b * 19) >> 8;
     const near = r >= t && g >= t && b >= t;
     mask[p] = near ? 0 : 255;
@@ -71,9 +78,10 @@ export async function prepareFrame(image: Buffer, opts: { whiteThreshold: number
   return {
     width,
     height,
-    grey: pgm(width, height, grey),
+    colour: netpbm('P6', width, height, data),
+    colourPixels: data,
     greyPixels: grey,
-    whiteMask: pgm(width, height, median3x3Binary(mask, width, height)),
+    whiteMask: netpbm('P5', width, height, median3x3Binary(mask, width, height)),
     whiteShare: pixels > 0 ? white / pixels : 0,
     plainShare: plainShare(grey),
   };

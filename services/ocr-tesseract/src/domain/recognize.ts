@@ -2,7 +2,7 @@ import type { Detection, MediaContent, Word } from '@frametext/contracts';
 import { mergeRuns, readableRuns, runCandidate, wantsMaskPass as sharedWantsMaskPass } from '@frametext/text-analysis';
 import { CELL, changedCells, touches, type MemoryHandle } from './frame-memory.js';
 import { boxArea, boxVertices, unionBox, type Box } from './geometry.js';
-import { cropPgm, prepareFrame } from './preprocess.js';
+import { cropPpm, prepareFrame } from './preprocess.js';
 import { parseTsv, type TsvLine, type TsvWord } from './tsv.js';
 import type { WhiteMaskMode } from '../config.js';
 
@@ -67,6 +67,7 @@ function shiftLine(line: TsvLine, dx: number, dy: number): TsvLine {
 
 const runBox = (c: Candidate): Box => unionBox(c.words.map((w) => w.box));
 
+
 const boxRect = (w: TsvWord) => ({ x: w.box.left, y: w.box.top, w: w.box.width, h: w.box.height });
 
 /**
@@ -117,7 +118,7 @@ function toDetection(c: Candidate): Detection {
  */
 export async function recognizeFrame(image: Buffer, opts: RecognizeOptions, run: TesseractRunner, mediaContent?: MediaContent, memory?: MemoryHandle<Candidate>): Promise<FrameText> {
   const frame = await prepareFrame(image, { whiteThreshold: opts.whiteThreshold, maxPixels: opts.maxPixels });
-  const read = async (pass: Pass) => parseTsv(await run(pass === 'bare' ? frame.grey : frame.whiteMask)).flatMap((line) => cleanLine(line, frame.width, frame.height, opts.minWordConfidence));
+  const read = async (pass: Pass) => parseTsv(await run(pass === 'bare' ? frame.colour : frame.whiteMask)).flatMap((line) => cleanLine(line, frame.width, frame.height, opts.minWordConfidence));
   const passes: Pass[] = [];
   const readBare = async () => {
     passes.push('bare');
@@ -148,7 +149,7 @@ export async function recognizeFrame(image: Buffer, opts: RecognizeOptions, run:
     for (const c of since.previous.candidates) if (touches(area, runBox(c))) area = unionBox([area, grow(runBox(c), 4, frame.width, frame.height)]);
     if (area.width * area.height > REREAD_MAX_SHARE * frame.width * frame.height) return readBare();
     passes.push('bare');
-    const reread = parseTsv(await run(cropPgm(frame.greyPixels, frame.width, area))).flatMap((line) =>
+    const reread = parseTsv(await run(cropPpm(frame.colourPixels, frame.width, area))).flatMap((line) =>
       cleanLine(shiftLine(line, area.left, area.top), frame.width, frame.height, opts.minWordConfidence),
     );
     return [...kept.filter((c) => !touches(area, runBox(c))), ...reread];

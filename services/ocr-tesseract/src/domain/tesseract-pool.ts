@@ -103,7 +103,7 @@ export class TesseractPool {
     let dir: string | undefined;
     try {
       dir = await mkdtemp(join(this.opts.scratchDir ?? tmpdir(), 'frametext-tesseract-'));
-      const files = batch.map((_, i) => join(dir!, `${i}.pgm`));
+      const files = batch.map((_, i) => join(dir!, `${i}.pnm`));
       const listFile = join(dir, 'list.txt');
       await Promise.all(batch.map((p, i) => writeFile(files[i]!, p.image)));
       await writeFile(listFile, `${files.join('\n')}\n`);
