@@ -131,7 +131,7 @@ export async function makeCaptionsVideo(
 
 /**
  * Fourteen captions of one and two lines, each on screen for 1.5 to 5 s, with gaps between some and others back
- * to back: the captions corpus (use with makeCaptionsVideo, size 40, outline 2). Times in seconds.
+ * to back: the captions corpus (makeCaptionsVideo with size 40, outline 2 and clutter). Times in seconds.
  */
 export const CAPTIONS_CORPUS: readonly { text: string; startS: number; endS: number }[] = [
   { text: 'Good evening and welcome', startS: 0.5, endS: 3 },

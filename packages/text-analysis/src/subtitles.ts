@@ -105,20 +105,28 @@ interface Run {
  */
 const HELD_BACK_WEIGHT = 0.4;
 function typicalReading(readings: readonly { text: string; confidence?: number }[]): string {
-  const words = readings.map((r) => wordsOf(r.text));
-  let best = 0;
+  // Each distinct text once, with how often it was read and its surest reading: a caption on screen for minutes is
+  // mostly read the same, so this stays quick.
+  const distinct = new Map<string, { text: string; confidence: number; count: number; words: string[] }>();
+  for (const r of readings) {
+    const seen = distinct.get(r.text);
+    if (seen) {
+      seen.count++;
+      seen.confidence = Math.max(seen.confidence, r.confidence ?? 100);
+    } else distinct.set(r.text, { text: r.text, confidence: r.confidence ?? 100, count: 1, words: wordsOf(r.text) });
+  }
+  const options = [...distinct.values()];
+  let best = options[0]!;
   let bestScore = -1;
-  readings.forEach((r, i) => {
-    const score = words.reduce((sum, other) => sum + coveredShare(other, words[i]!) + HELD_BACK_WEIGHT * coveredShare(words[i]!, other), 0);
-    const b = readings[best]!;
+  for (const r of options) {
+    const score = options.reduce((sum, o) => sum + o.count * (coveredShare(o.words, r.words) + HELD_BACK_WEIGHT * coveredShare(r.words, o.words)), 0);
     const tie = Math.abs(score - bestScore) <= 1e-9;
-    const surer = (r.confidence ?? 100) - (b.confidence ?? 100);
-    if (score > bestScore + 1e-9 || (tie && (surer > 0 || (surer === 0 && r.text.length > b.text.length)))) {
-      best = i;
+    if (score > bestScore + 1e-9 || (tie && (r.confidence > best.confidence || (r.confidence === best.confidence && r.text.length > best.text.length)))) {
+      best = r;
       bestScore = score;
     }
-  });
-  return readings[best]!.text;
+  }
+  return best.text;
 }
 
 /** Cues from frames in time order (see the rules at the top of this file). */
