@@ -31,10 +31,10 @@ export interface CaptionWord extends TextBlock {
   sureness?: number;
 }
 
-/** One frame's caption: its lines, top to bottom, and how sure the surest-to-doubt word of them was (0..100). */
+/** One frame's caption: its lines, top to bottom, and how sure OCR was of them (0..100). */
 export interface CaptionReading {
   lines: string[];
-  /** The lowest confidence of the words kept; undefined when none carried one. */
+  /** The mean confidence of the words kept (to one decimal); undefined when none carried one. */
   confidence?: number;
 }
 
@@ -101,16 +101,17 @@ function withoutStrayQuotes(line: string): string {
 export function captionReading(words: readonly CaptionWord[], height: number): CaptionReading {
   const kept = words.filter((w) => hasLetterOrDigit(w.text) && sureEnough(w, CAPTION_MIN_CONFIDENCE));
   const lines: string[] = [];
-  let confidence: number | undefined;
+  const sureness: number[] = [];
   for (const row of groupIntoRows(kept)) {
     if (height > 0 && Math.max(...row.blocks.map((w) => w.rect.h)) < CAPTION_MIN_ROW_HEIGHT * height) continue;
     const trimmed = trimEdges(row.blocks, height);
     const text = withoutStrayQuotes(trimmed.map((w) => w.text).join(' '));
     if (letters(text) < 2) continue;
     lines.push(text);
-    for (const w of trimmed) if (w.sureness !== undefined) confidence = Math.min(confidence ?? 100, w.sureness);
+    for (const w of trimmed) if (w.sureness !== undefined) sureness.push(w.sureness);
   }
-  return confidence === undefined ? { lines } : { lines, confidence };
+  if (sureness.length === 0) return { lines };
+  return { lines, confidence: Math.round((sureness.reduce((a, b) => a + b, 0) / sureness.length) * 10) / 10 };
 }
 
 /** A frame as the Region view has it: its time (null for photos), its blocks, and its size in pixels when known. */

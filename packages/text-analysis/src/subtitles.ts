@@ -5,9 +5,9 @@ import { textSimilarity } from './text-similarity.js';
  * frame to frame. Cues are made in three steps:
  * 1. Runs: consecutive frames whose readings are the same caption (sameCaption: most of the shorter reading's
  *    characters are in words the other reading also has, spelt alike) form a run; a blank frame ends it.
- * 2. Flicker: a run of one frame is dropped unless every word of it was read with at least
- *    CUE_SINGLE_FRAME_CONFIDENCE (a short caption the interval caught once is kept; a reading that flashes in and
- *    out is not). Readings without a confidence count as sure.
+ * 2. Flicker: a run of one frame is dropped unless its words were read with CUE_SINGLE_FRAME_CONFIDENCE or more
+ *    on average (a short caption the interval caught once is kept; a reading that flashes in and out is not).
+ *    Readings without a confidence count as sure.
  * 3. Gaps: two runs of the same caption with at most CUE_MAX_MISSED_FRAMES frames between them (a frame OCR missed,
  *    or a flicker just dropped) are one cue.
  * A cue runs from the first frame its caption was seen on to the first later frame where it is gone (one interval
@@ -20,7 +20,7 @@ export interface CaptionFrame {
   t: number;
   /** What the caption box holds on this frame; lines separated by line breaks. */
   text: string;
-  /** The lowest confidence (0..100) of the reading's words, when known. */
+  /** The mean confidence (0..100) of the reading's words, when known. */
   confidence?: number;
 }
 
