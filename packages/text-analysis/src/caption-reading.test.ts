@@ -52,9 +52,11 @@ describe('reading a caption box', () => {
     expect(captionReading(wordsInside(blocks, box), 30).lines).toEqual(['Ten more minutes']);
   });
 
-  it('reads blocks without words or confidence (other engines) as they are', () => {
+  it('reads blocks without words or confidence (other engines) as they are, and translated blocks in translation', () => {
     const blocks: TextBlock[] = [{ text: 'Bonjour à tous', vertices: quad(300, 600, 300, 30) }];
     expect(captionReading(wordsInside(blocks, box), 30)).toEqual({ lines: ['Bonjour à tous'] });
+    const translated = { ...lineOf(word('Bonsoir', 300, 600), word('tout', 460, 600), word('le', 560, 600), word('monde', 620, 600)), text: 'Good evening all', originalText: 'Bonsoir tout le monde' };
+    expect(captionReading(wordsInside([translated], box), 30).lines).toEqual(['Good evening all']);
   });
 });
 

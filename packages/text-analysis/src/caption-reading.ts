@@ -41,11 +41,14 @@ export interface CaptionReading {
 const letters = (text: string) => (text.match(/\p{L}/gu) ?? []).length;
 const hasLetterOrDigit = (text: string) => /[\p{L}\p{N}]/u.test(text);
 
-/** The words of the blocks (a block without words counts as one word) lying wholly inside `box`. */
+/**
+ * The words of the blocks lying wholly inside `box`. A block without words counts as one word, and so does a
+ * translated block (its words are the ones read, in the original language).
+ */
 export function wordsInside(blocks: readonly TextBlock[], box: Rect): CaptionWord[] {
   const words: CaptionWord[] = [];
   for (const block of blocks) {
-    const parts = block.words?.length ? block.words : [block];
+    const parts = block.words?.length && block.originalText === undefined ? block.words : [block];
     for (const part of parts) {
       if (part.vertices.length === 0 || part.text.trim() === '') continue;
       const rect = boundsOf(part.vertices);
