@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Download, type Locator, type Page } from '@playwright/test';
 // Built by the e2e command's build step: a captions video generated on the spot, with the truth of what it shows.
-import { makeCaptionsVideo, textsAt } from '../../packages/sample-media/dist/index.js';
+import { CAPTIONS_CORPUS, makeCaptionsVideo, textsAt } from '../../packages/sample-media/dist/index.js';
 import { shot, signUp, uploadThroughWizard } from './helpers';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'e2e-region-'));
@@ -124,18 +124,19 @@ test('Region: boxes drawn and moved over the captions export them by time as CSV
 
   const txt = await save(page, page.getByRole('button', { name: 'Export TXT' }));
   expect(txt.name).toBe('multi_box_captions.txt');
-  expect(txt.text.startsWith('\uFEFFFrame 1 (0:00)')).toBe(true);
+  // Caption by caption: each of the four once, headed by its box and times.
+  expect(txt.text.startsWith('\uFEFFGreen 0:00.0 to ')).toBe(true);
+  expect(txt.text.replace(/^\uFEFF/, '').match(/^Green /gm), txt.text).toHaveLength(CAPTIONS.length);
 
   const srt = await save(page, page.getByRole('button', { name: 'Export SRT' }));
   expect(srt.name).toBe('Captions clip-green.srt');
   const cues = parseSrt(srt.text);
-  for (const caption of CAPTIONS) {
-    // OCR may read one caption slightly differently from frame to frame (several cues); together they span it.
-    const matching = cues.filter((c) => mostWords(c.text, caption.text));
-    expect(matching.length, `a cue for "${caption.text}" in\n${srt.text}`).toBeGreaterThan(0);
-    expect(Math.abs(Math.min(...matching.map((c) => c.start)) - caption.startS)).toBeLessThanOrEqual(1.01);
-    expect(Math.abs(Math.max(...matching.map((c) => c.end)) - caption.endS)).toBeLessThanOrEqual(1.01);
-  }
+  expect(cues.map((c) => c.text)).toHaveLength(CAPTIONS.length);
+  CAPTIONS.forEach((caption, i) => {
+    expect(mostWords(cues[i]!.text, caption.text), `cue ${i + 1} for "${caption.text}" in\n${srt.text}`).toBe(true);
+    expect(Math.abs(cues[i]!.start - caption.startS)).toBeLessThanOrEqual(1.01);
+    expect(Math.abs(cues[i]!.end - caption.endS)).toBeLessThanOrEqual(1.01);
+  });
 
   await page.getByRole('combobox', { name: 'Subtitles from' }).selectOption({ label: 'Blue box' });
   const vtt = await save(page, page.getByRole('button', { name: 'Export WebVTT' }));
@@ -147,4 +148,25 @@ test('Region: boxes drawn and moved over the captions export them by time as CSV
   await page.setViewportSize({ width: 375, height: 800 });
   await expect(overlay).toBeVisible();
   await shot(page, 'results-region-phone');
+});
+
+test('Region: the default SRT of captions over a cluttered picture has one cue per caption', async ({ page }) => {
+  test.setTimeout(400_000);
+  const video = await makeCaptionsVideo({ dir, name: 'corpus.mp4', captions: [...CAPTIONS_CORPUS], outline: 2, size: 40, clutter: true });
+  await signUp(page);
+  const href = await uploadThroughWizard(page, { name: 'Corpus', files: [video.path], intervalLabel: 'Capture text every 0.5 seconds', mediaContent: 'captions' });
+  await page.goto(href);
+  await page.getByRole('tab', { name: 'Region' }).click();
+  await expect(page.getByTestId('frame-overlay')).toBeVisible({ timeout: 30_000 });
+  // Nothing moved or tuned: the Green box where it starts, the filters as they start.
+  const exportSrt = page.getByRole('button', { name: 'Export SRT' });
+  await expect(exportSrt).toBeEnabled({ timeout: 30_000 });
+  const srt = await save(page, exportSrt);
+  const cues = parseSrt(srt.text);
+  expect(cues.map((c) => c.text), srt.text).toHaveLength(CAPTIONS_CORPUS.length);
+  CAPTIONS_CORPUS.forEach((caption, i) => {
+    expect(mostWords(cues[i]!.text, caption.text, 0.5), `cue ${i + 1} for "${caption.text}" in\n${srt.text}`).toBe(true);
+    expect(Math.abs(cues[i]!.start - caption.startS)).toBeLessThanOrEqual(1.04);
+    expect(Math.abs(cues[i]!.end - caption.endS)).toBeLessThanOrEqual(1.04);
+  });
 });

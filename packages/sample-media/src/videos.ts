@@ -132,18 +132,62 @@ function busyBackground(width: number, height: number, fps: number): string[] {
   return ['-f', 'lavfi', '-i', `testsrc2=s=${width}x${height}:r=${fps}`];
 }
 
-/** White captions, without a box, over a busy moving picture: the hard case for bare Tesseract. */
+/**
+ * White captions, without a box, over a busy moving picture: the hard case for bare Tesseract. A caption's text may
+ * hold a line break: each line is centred, and the last line sits at the same place whatever the number of lines.
+ */
 export async function makeCaptionsVideo(
-  o: VideoOptions & { captions: { text: string; startS: number; endS: number }[]; outline?: number },
+  o: VideoOptions & { captions: { text: string; startS: number; endS: number }[]; outline?: number; size?: number; clutter?: boolean },
 ): Promise<GeneratedVideo> {
   const last = Math.max(...o.captions.map((c) => c.endS));
   const { seconds, width, height, fps } = dims(o, Math.ceil(last));
   const path = join(o.dir, o.name ?? 'captions.mp4');
   const h = (v: number) => px(height, v);
-  const filters = o.captions.map((c) => drawtext({ text: c.text, x: '(w-text_w)/2', y: h(600), size: h(52), bold: true, border: o.outline ?? 0, from: c.startS, to: c.endS }));
-  await ffmpeg([...busyBackground(width, height, fps), '-vf', filters.join(','), ...h264Args(path, seconds)]);
-  return { path, durationSeconds: seconds, width, height, fps, truth: o.captions.map((c) => ({ startS: c.startS, endS: c.endS, texts: [c.text] })) };
+  const size = h(o.size ?? 52);
+  const lineStep = Math.round(size * 1.25);
+  const filters = o.captions.flatMap((c) => {
+    const lines = c.text.split('\n');
+    return lines.map((line, i) =>
+      drawtext({ text: line, x: '(w-text_w)/2', y: h(600) - (lines.length - 1 - i) * lineStep, size, bold: true, border: o.outline ?? 0, from: c.startS, to: c.endS }),
+    );
+  });
+  const truth = o.captions.map((c) => ({ startS: c.startS, endS: c.endS, texts: c.text.split('\n') }));
+  if (!o.clutter) {
+    await ffmpeg([...busyBackground(width, height, fps), '-vf', filters.join(','), ...h264Args(path, seconds)]);
+    return { path, durationSeconds: seconds, width, height, fps, truth };
+  }
+  // Clutter: white specks that live and die (Conway's game of life, in 5 px cells) in a band around the captions,
+  // and a sign that sweeps across the band in a fraction of a second every few seconds. Neither is in the truth.
+  const band = { y: h(520), h: h(200) };
+  const life = `life=s=${Math.round(width / 5)}x${Math.round(band.h / 5)}:r=${fps}:ratio=0.12:random_seed=7:life_color=white:death_color=black`;
+  const sign = drawtext({ text: 'EXIT 24', x: `mod(t*${h(1800)}\\,${h(6000)})-${h(300)}`, y: h(545), size: h(28) });
+  // The specks keep clear of the middle of the caption lines: they touch only the ends of long lines, and lie under them.
+  const clear = `drawbox=x=${h(400)}:y=0:w=${width - 2 * h(400)}:h=${h(145)}:color=black:t=fill`;
+  const graph = `[1]scale=${width}:${band.h}:flags=neighbor,${clear},colorkey=black:0.2[specks];[0][specks]overlay=0:${band.y},${[sign, ...filters].join(',')}`;
+  await ffmpeg([...busyBackground(width, height, fps), '-f', 'lavfi', '-i', life, '-filter_complex', graph, ...h264Args(path, seconds)]);
+  return { path, durationSeconds: seconds, width, height, fps, truth };
 }
+
+/**
+ * Fourteen captions of one and two lines, each on screen for 1.5 to 5 s, with gaps between some and others back
+ * to back: the captions corpus (makeCaptionsVideo with size 40, outline 2 and clutter). Times in seconds.
+ */
+export const CAPTIONS_CORPUS: readonly { text: string; startS: number; endS: number }[] = [
+  { text: 'Good evening and welcome', startS: 0.5, endS: 3 },
+  { text: 'Tonight we travel north\nto the edge of the ice', startS: 3, endS: 7 },
+  { text: 'Where winter never ends', startS: 7.8, endS: 10 },
+  { text: 'Stop!', startS: 10.7, endS: 12.2 },
+  { text: 'The wind is too strong today', startS: 12.2, endS: 15.5 },
+  { text: 'We will wait for the morning\nand try the pass again', startS: 16.5, endS: 21.5 },
+  { text: 'Is anyone there?', startS: 21.5, endS: 23.5 },
+  { text: 'Only the dogs', startS: 24.3, endS: 26 },
+  { text: 'They know the way home\nbetter than we do', startS: 26, endS: 30 },
+  { text: 'Keep moving', startS: 31, endS: 32.5 },
+  { text: 'The camp lights are close now', startS: 32.5, endS: 36 },
+  { text: 'Ten more minutes', startS: 37, endS: 39.5 },
+  { text: 'Warm soup is waiting\nfor everyone inside', startS: 39.5, endS: 44 },
+  { text: 'Thank you for watching', startS: 45, endS: 48 },
+];
 
 /** The values a launch telemetry overlay shows in second `s`. */
 export function telemetryValues(s: number): { speed: string; altitude: string } {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { chargerValues, makeChargerVideo, makePhotoSeries, makeSlidesVideo, textsAt } from '../src/index.js';
+import { CAPTIONS_CORPUS, chargerValues, makeCaptionsVideo, makeChargerVideo, makePhotoSeries, makeSlidesVideo, textsAt } from '../src/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sample-media-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,6 +34,27 @@ describe('sample media', () => {
     expect(probeSeconds(video.path)).toBeCloseTo(4, 0);
     expect(ocr(frameAt(video.path, 1))).toContain('Agenda');
     expect(ocr(frameAt(video.path, 3))).toContain('Results: 12% more');
+  });
+
+  it('has a captions corpus of 14 captions, one and two lines, 1.5 to 5 s each, with gaps and back to back', () => {
+    expect(CAPTIONS_CORPUS).toHaveLength(14);
+    const lines = CAPTIONS_CORPUS.map((c) => c.text.split('\n').length);
+    expect(new Set(lines)).toEqual(new Set([1, 2]));
+    for (const c of CAPTIONS_CORPUS) {
+      expect(c.endS - c.startS).toBeGreaterThanOrEqual(1.5);
+      expect(c.endS - c.startS).toBeLessThanOrEqual(5);
+    }
+    const gaps = CAPTIONS_CORPUS.slice(1).map((c, i) => c.startS - CAPTIONS_CORPUS[i]!.endS);
+    expect(gaps.every((g) => g >= 0)).toBe(true);
+    expect(gaps.filter((g) => g === 0).length).toBeGreaterThanOrEqual(4);
+    expect(gaps.filter((g) => g > 0).length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('makes a cluttered captions video whose truth lists a two-line caption as its two lines while it is on', async () => {
+    const video = await makeCaptionsVideo({ dir, captions: [{ text: 'Tonight we travel north\nto the edge of the ice', startS: 1, endS: 3 }], outline: 2, size: 40, clutter: true, seconds: 4 });
+    expect(textsAt(video, 2)).toEqual(['Tonight we travel north', 'to the edge of the ice']);
+    expect(textsAt(video, 3.5)).toEqual([]);
+    expect(probeSeconds(video.path)).toBeCloseTo(4, 0);
   });
 
   it('makes photos with their capture time and an orientation tag that turns them upright', async () => {

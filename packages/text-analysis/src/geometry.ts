@@ -26,6 +26,8 @@ export interface TextBlock {
   confidence?: number;
   /** Text before translation, when the upload was translated. */
   originalText?: string;
+  /** The block's words with their own boxes and confidences, when the engine gives them (Tesseract does). */
+  words?: readonly { text: string; vertices: readonly Point[]; confidence?: number }[];
 }
 
 /** The smallest rectangle holding every vertex (an empty rectangle at 0,0 for no vertices). */

@@ -6,6 +6,7 @@ export * from './slide-similarity.js';
 export * from './region-text.js';
 export * from './viewer-filters.js';
 export * from './subtitles.js';
+export * from './caption-reading.js';
 export * from './region-export.js';
 export * from './scroll-layout.js';
 export * from './scroll-matching.js';

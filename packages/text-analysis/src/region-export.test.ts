@@ -13,8 +13,13 @@ describe('region export', () => {
     expect(regionCsv(['Green', 'Blue'], frames)).toBe(`${BOM}Frame,Time,Green,Blue\r\n1,0:00,Hello | world,\r\n2,1:05,,\r\n3,1:10,'=1+1,"Score, 3"\r\n`);
   });
 
-  it('writes a TXT with a byte-order mark, listing the frames that have text, box by box', () => {
-    expect(regionTxt(['Green', 'Blue'], frames)).toBe(`${BOM}Frame 1 (0:00)\nGreen: Hello | world\n\nFrame 3 (1:10)\nGreen: =1+1\nBlue: Score, 3\n`);
-    expect(regionTxt(['Green'], [{ number: 1, t: null, boxes: [[]] }])).toBe(BOM);
+  it('writes a TXT with a byte-order mark: every caption of every box once, in time order, with its times and lines', () => {
+    const green = [
+      { start: 0.5, end: 3, text: 'Good evening' },
+      { start: 65.04, end: 70, text: 'Two\nlines' },
+    ];
+    const blue = [{ start: 0.5, end: 2, text: 'Score 3' }];
+    expect(regionTxt(['Green', 'Blue'], [green, blue])).toBe(`${BOM}Green 0:00.5 to 0:03.0\nGood evening\n\nBlue 0:00.5 to 0:02.0\nScore 3\n\nGreen 1:05.0 to 1:10.0\nTwo\nlines\n`);
+    expect(regionTxt(['Green'], [[]])).toBe(BOM);
   });
 });

@@ -1,8 +1,9 @@
 import { BOM, toCsv } from './csv.js';
+import type { CaptionCue } from './subtitles.js';
 import { formatClock } from './time.js';
 
 /*
- * The Region view's exports: multi_box_captions.csv and multi_box_captions.txt. Both start with the UTF-8
+ * The Region view's exports: multi_box_captions.csv (every frame) and multi_box_captions.txt (every caption). Both start with the UTF-8
  * byte-order mark so spreadsheet programs and editors read accents and symbols correctly.
  */
 
@@ -26,17 +27,19 @@ export function regionCsv(boxNames: readonly string[], frames: readonly RegionEx
   return toCsv([['Frame', 'Time', ...boxNames], ...rows], { bom: true });
 }
 
+/** m:ss.t (tenths of a second), for cue times. */
+export function cueClock(seconds: number): string {
+  const tenths = Math.max(0, Math.round(seconds * 10));
+  return `${formatClock(Math.floor(tenths / 10))}.${tenths % 10}`;
+}
+
 /**
- * For reading: each frame that has text in any box, headed "Frame N (m:ss)", then one "Box: lines" line per box
- * with text; a blank line between frames.
+ * For reading: the captions of every box as cues (captionCuesInBox), in time order (boxes in their order at one
+ * time), each headed "Green 0:03.0 to 0:07.0" and followed by its lines; a blank line between cues.
  */
-export function regionTxt(boxNames: readonly string[], frames: readonly RegionExportFrame[]): string {
-  const sections = frames.flatMap((f) => {
-    const lines = boxNames.flatMap((name, i) => {
-      const boxLines = f.boxes[i] ?? [];
-      return boxLines.length ? [`${name}: ${boxLines.join(REGION_LINE_JOINER)}`] : [];
-    });
-    return lines.length ? [`Frame ${f.number} (${formatClock(f.t)})\n${lines.join('\n')}`] : [];
-  });
+export function regionTxt(boxNames: readonly string[], cuesByBox: readonly (readonly CaptionCue[])[]): string {
+  const all = boxNames.flatMap((name, box) => (cuesByBox[box] ?? []).map((cue) => ({ name, box, cue })));
+  all.sort((a, b) => a.cue.start - b.cue.start || a.box - b.box);
+  const sections = all.map(({ name, cue }) => `${name} ${cueClock(cue.start)} to ${cueClock(cue.end)}\n${cue.text}`);
   return `${BOM}${sections.join('\n\n')}${sections.length ? '\n' : ''}`;
 }

@@ -1,17 +1,19 @@
 import { useId, useState } from 'react';
-import { REGION_CSV_FILE, REGION_TXT_FILE, regionCsv, regionTxt, toSrt, toVtt, type RegionExportFrame } from '@frametext/text-analysis';
+import { REGION_CSV_FILE, REGION_TXT_FILE, regionCsv, regionTxt, toSrt, toVtt, type CaptionCue, type RegionExportFrame } from '@frametext/text-analysis';
 import { downloadFile } from '../../../../lib/download';
 import type { BoxId, SelectionBox } from './boxes';
-import { boxCues, hasAnyLine, subtitleFileName } from './regionReading';
+import { hasAnyLine, subtitleFileName } from './regionReading';
 
 interface Props {
   uploadName: string;
   boxes: readonly SelectionBox[];
   readings: readonly RegionExportFrame[];
+  /** Each box's captions as cues, same order as `boxes`. */
+  cues: readonly (readonly CaptionCue[])[];
 }
 
-/** CSV and TXT of every box by frame, and SRT or WebVTT subtitles of one chosen box. */
-export function RegionExports({ uploadName, boxes, readings }: Props) {
+/** CSV of every box by frame, TXT of every box's captions, and SRT or WebVTT subtitles of one chosen box. */
+export function RegionExports({ uploadName, boxes, readings, cues }: Props) {
   const id = useId();
   const [chosen, setChosen] = useState<BoxId | null>(null);
   const names = boxes.map((b) => b.name);
@@ -21,8 +23,8 @@ export function RegionExports({ uploadName, boxes, readings }: Props) {
 
   const subtitles = (ext: 'srt' | 'vtt') => {
     if (!box) return;
-    const cues = boxCues(readings, boxIndex);
-    downloadFile(subtitleFileName(uploadName, box.name, ext), ext === 'srt' ? toSrt(cues) : toVtt(cues), ext === 'srt' ? 'application/x-subrip;charset=utf-8' : 'text/vtt;charset=utf-8');
+    const own = cues[boxIndex] ?? [];
+    downloadFile(subtitleFileName(uploadName, box.name, ext), ext === 'srt' ? toSrt(own) : toVtt(own), ext === 'srt' ? 'application/x-subrip;charset=utf-8' : 'text/vtt;charset=utf-8');
   };
 
   return (
@@ -35,7 +37,7 @@ export function RegionExports({ uploadName, boxes, readings }: Props) {
         <button type="button" className="btn btn--primary btn--sm" disabled={!ready} onClick={() => downloadFile(REGION_CSV_FILE, regionCsv(names, readings), 'text/csv;charset=utf-8')}>
           Export CSV
         </button>
-        <button type="button" className="btn btn--secondary btn--sm" disabled={!ready} onClick={() => downloadFile(REGION_TXT_FILE, regionTxt(names, readings))}>
+        <button type="button" className="btn btn--secondary btn--sm" disabled={!ready} onClick={() => downloadFile(REGION_TXT_FILE, regionTxt(names, cues))}>
           Export TXT
         </button>
       </div>

@@ -11,7 +11,7 @@ import { activeBoxes, initialBoxes, selectionAfter, setEnabled, setRect, type Bo
 import { FrameBoxText } from './FrameBoxText';
 import { RegionExports } from './RegionExports';
 import { RegionFilters } from './RegionFilters';
-import { readFrame, readFrames } from './regionReading';
+import { boxCues, readFrame, readFrames } from './regionReading';
 import { useFrameSpaces } from './useFrameSpaces';
 import './region.css';
 
@@ -35,6 +35,7 @@ export default function RegionView({ view }: ViewProps) {
   const tableBoxes = useDeferredValue(active);
   const deferredFilters = useDeferredValue(filters);
   const readings = useMemo(() => readFrames(view.frames, spaceOf, tableBoxes.map((b) => b.norm), deferredFilters), [view, spaceOf, tableBoxes, deferredFilters]);
+  const cues = useMemo(() => boxCues(view.frames, spaceOf, tableBoxes.map((b) => b.norm), deferredFilters), [view, spaceOf, tableBoxes, deferredFilters]);
 
   const frame = view.frames[index]!;
   const space = spaceOf(index);
@@ -72,7 +73,7 @@ export default function RegionView({ view }: ViewProps) {
         </div>
         <div className="stack region-side">
           <FrameBoxText label={label(index)} boxes={active} lines={current} ready={space !== null} />
-          <RegionExports uploadName={view.uploadName} boxes={tableBoxes} readings={readings} />
+          <RegionExports uploadName={view.uploadName} boxes={tableBoxes} readings={readings} cues={cues} />
           <AllFramesTable boxNames={tableBoxes.map((b) => b.name)} readings={readings} current={index} onFrame={setIndex} />
         </div>
       </div>

@@ -1,4 +1,4 @@
-import { captionCues, filterBlocks, frameInterval, linesInBox, rectInPixels, type BlockFilters, type CaptionCue, type Rect, type RegionExportFrame } from '@frametext/text-analysis';
+import { captionCuesInBox, filterBlocks, linesInBox, rectInPixels, type BlockFilters, type CaptionCue, type Rect, type RegionExportFrame } from '@frametext/text-analysis';
 import type { ResultsFrame } from '../../model';
 
 /*
@@ -23,14 +23,13 @@ export function readFrames(frames: readonly ResultsFrame[], spaceOf: (i: number)
   return frames.map((frame, i) => ({ number: i + 1, t: frame.t, boxes: readFrame(frame, spaceOf(i), boxes, filters) }));
 }
 
-/** The cues of one box (its index among the active boxes): identical consecutive captions merged. */
-export function boxCues(readings: readonly RegionExportFrame[], boxIndex: number): CaptionCue[] {
-  // Frames without a time (photos) are taken one second apart, in order.
-  const timed = readings.map((r, i) => ({ t: r.t ?? i, text: (r.boxes[boxIndex] ?? []).join('\n') }));
-  return captionCues(
-    timed,
-    frameInterval(timed.map((f) => f.t)),
-  );
+/**
+ * The captions of each box as subtitle cues (one per caption, specks and flicker left out: captionCuesInBox), after
+ * the viewer's filters; same order as `boxes`.
+ */
+export function boxCues(frames: readonly ResultsFrame[], spaceOf: (i: number) => Space | null, boxes: readonly Rect[], filters: BlockFilters): CaptionCue[][] {
+  const sources = frames.map((frame, i) => ({ t: frame.t, blocks: frame.detections, space: spaceOf(i) }));
+  return boxes.map((box) => captionCuesInBox(sources, box, filters));
 }
 
 /** The upload's name made safe as a file name (no path or reserved characters). */

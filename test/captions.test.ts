@@ -1,0 +1,100 @@
+// The captions corpus (sample-media: 14 captions of one and two lines over a busy, cluttered moving picture) through
+// the whole pipeline (gateway, frame extraction, Tesseract, results) on the real Postgres and RabbitMQ: the Region
+// view's first box where it starts, with its filters as they start, exports an SRT of one cue per caption.
+import { readFile } from 'node:fs/promises';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CAPTIONS_CORPUS, makeCaptionsVideo } from '@frametext/sample-media';
+import { blockLimits, captionCuesInBox, editDistance, openFilters, sameCaption, toSrt, type TextBlock } from '../packages/text-analysis/src/index.js';
+import { startPipelineStack, type PipelineStack } from './support/pipeline-stack.js';
+
+let stack: PipelineStack;
+const dir = mkdtempSync(path.join(tmpdir(), 'captions-media-'));
+
+beforeAll(async () => {
+  stack = await startPipelineStack();
+}, 120_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+const INTERVAL = 0.5;
+/** The Region view's Green box where it starts (boxes.ts defaultRect). */
+const GREEN_BOX = { x: 1 / 6, y: 0.96 - 0.22, w: 2 / 3, h: 0.22 };
+
+/** SRT cues: start and end in seconds, and text (lines joined by a space). */
+function parseSrt(srt: string) {
+  const seconds = (clock: string) => {
+    const [h, m, s, ms] = clock.split(/[:,]/).map(Number);
+    return h! * 3600 + m! * 60 + s! + ms! / 1000;
+  };
+  return srt
+    .trim()
+    .split(/\n\n/)
+    .map((block) => {
+      const [, timing = '', ...lines] = block.split('\n');
+      const [from = '', to = ''] = timing.split(' --> ');
+      return { start: seconds(from), end: seconds(to), text: lines.join(' ') };
+    });
+}
+
+describe('a captioned video through the whole pipeline', () => {
+  it('exports one SRT cue per caption from the Region view as it opens, with the caption text and times', async () => {
+    const { token } = await stack.signUp();
+    const video = await makeCaptionsVideo({ dir, captions: [...CAPTIONS_CORPUS], outline: 2, size: 40, clutter: true });
+    const res = await stack.api(
+      'POST',
+      '/getUploadURL',
+      { kind: 'video', isVideo: true, mimeType: 'video/mp4', fileName: 'captions.mp4', ocrType: 'server', uploadName: 'Captions', duration: video.durationSeconds, targetFrameRate: 1 / INTERVAL, mediaContent: 'captions' },
+      token,
+    );
+    expect(res.status).toBe(200);
+    const put = await fetch(res.body.urls[0], { method: 'PUT', body: await readFile(video.path), headers: { 'content-type': 'video/mp4' } });
+    expect(put.status).toBe(200);
+    const uploadID = res.body.uploadID as string;
+    expect((await stack.api('POST', '/uploadComplete', { uploadID }, token)).status).toBe(200);
+    let status = '';
+    for (const deadline = Date.now() + 400_000; Date.now() < deadline && status !== 'processed' && status !== 'failed'; ) {
+      await new Promise((r) => setTimeout(r, 500));
+      status = (await stack.api('GET', `/checkUploadStatus/${uploadID}`, undefined, token)).body?.data?.status;
+    }
+    expect(status).toBe('processed');
+
+    // What the Region view gets: each frame's blocks and time; extracted frames keep the video's size.
+    const details = (await stack.api('GET', `/getUploadDetails/${uploadID}?mode=captions`, undefined, token)).body;
+    const times = (details.results.ocrResults as { t: number; fileIndex: number }[]).sort((a, b) => a.fileIndex - b.fileIndex).map((r) => r.t);
+    const blocks = details.results.results as TextBlock[][];
+    expect(blocks).toHaveLength(times.length);
+    const frames = times.map((t, i) => ({ t, blocks: blocks[i] ?? [], space: { width: video.width, height: video.height } }));
+    const cues = parseSrt(toSrt(captionCuesInBox(frames, GREEN_BOX, openFilters(blockLimits(blocks)))));
+
+    expect(cues.map((c) => c.text)).toHaveLength(CAPTIONS_CORPUS.length);
+    let errors = 0;
+    let characters = 0;
+    let onTime = 0;
+    const report: string[] = [];
+    CAPTIONS_CORPUS.forEach((caption, i) => {
+      const cue = cues[i]!;
+      const truth = caption.text.replace(/\n/g, ' ');
+      expect(sameCaption(cue.text, truth), `cue ${i + 1} "${cue.text}" for "${truth}"`).toBe(true);
+      errors += editDistance(cue.text, truth);
+      characters += truth.length;
+      // A frame is read at each multiple of the interval: the first one showing the caption is at most one interval
+      // after it starts, and the first one without it at most one interval after it ends (one video frame of slack).
+      const startOff = cue.start - caption.startS;
+      const endOff = cue.end - caption.endS;
+      if (Math.abs(startOff) <= INTERVAL + 0.04 && Math.abs(endOff) <= INTERVAL + 0.04) onTime++;
+      expect(Math.abs(startOff), `start of "${cue.text}"`).toBeLessThanOrEqual(2 * INTERVAL + 0.04);
+      expect(Math.abs(endOff), `end of "${cue.text}"`).toBeLessThanOrEqual(2 * INTERVAL + 0.04);
+      report.push(`${startOff.toFixed(2)} ${endOff.toFixed(2)} "${cue.text}" for "${truth}"`);
+    });
+    const accuracy = 1 - errors / characters;
+    console.log(`captions corpus: ${cues.length} cues for ${CAPTIONS_CORPUS.length} captions, ${onTime} within one interval, character accuracy ${(accuracy * 100).toFixed(1)}%\n${report.join('\n')}`);
+    expect(accuracy).toBeGreaterThanOrEqual(0.93);
+    expect(onTime).toBeGreaterThanOrEqual(CAPTIONS_CORPUS.length - 2);
+  }, 500_000);
+});
