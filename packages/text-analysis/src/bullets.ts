@@ -2,7 +2,8 @@
  * Bullets in the Presentation text. Tesseract reads a bullet glyph as whatever it looks like: `•` comes out as
  * `e`, `¢`, `°` or `«`, `▪` as `a`, `m` or `=`, `–` as `-`. A slide's list then reads "e Revenue grew" and
  * "¢ Costs stayed flat". Judged by position only, never by the word itself: the first token of a line, one
- * character long, followed by a space and text. Such a token is written `•`.
+ * character long (or two letters without a vowel, which no English word is: `▪` read as `mw` or `gw`), followed by
+ * a space and text. Such a token is written `•`.
  *
  * - A symbol (anything but a letter or digit: `¢`, `*`, `°`, `-`, `■`...) standing alone before text is a bullet.
  * - A single lower-case letter (`e`, `a`, `m`) is a word as often as a misread bullet, so it counts only when the
@@ -14,10 +15,11 @@
 
 export const BULLET = '\u2022';
 
-/** The first token, one character, a space, then text that starts with a letter, digit or opening mark. */
-const LEADING = /^(\S)\s+(?=[\p{L}\p{N}"'“‘(])/u;
+/** The first token, one or two characters, a space, then text that starts with a letter, digit or opening mark. */
+const LEADING = /^(\S{1,2})\s+(?=[\p{L}\p{N}"'“‘(])/u;
 const SYMBOL = /^[^\p{L}\p{N}\s]$/u;
-const LOWER_LETTER = /^\p{Ll}$/u;
+/** One lower-case letter, or two lower-case Latin letters without a vowel. */
+const LOWER_LETTER = /^(?:\p{Ll}|[b-df-hj-np-tv-xz]{2})$/u;
 const STARTS_UPPER = /^\p{Lu}/u;
 
 type Lead = 'symbol' | 'letter' | null;

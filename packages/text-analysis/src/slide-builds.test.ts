@@ -22,7 +22,9 @@ describe('slides that build up', () => {
     expect(earlierBuilds(['Next steps\n• Hire', 'Next steps\n• Hire', '', 'Next steps\n• Hire'])).toEqual([false, false, false, false]);
   });
 
-  it('allows one word in ten to be misread between builds, but only when the next frame adds words besides the misread ones', () => {
+  it('allows up to 15% of the words to be misread between builds, but only when the next frame adds words besides the misread ones', () => {
+    // As read on the build-up deck: the next build lost "Small".
+    expect(isBuiltOn(wordSet('What we learned\n• SMall releases are safer'), wordSet('What we learned\n• releases are safer\n• Write the test first'))).toBe(true);
     const ten = 'one two three four five six seven eight nine ten';
     const misread = 'one two three four five six seven eight nine tem';
     expect(isBuiltOn(wordSet(ten), wordSet(`${misread} eleven twelve`))).toBe(true);
