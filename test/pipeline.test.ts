@@ -7,8 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chargerValues, ffmpeg, makeChargerVideo, makePhotoSeries, makeSlidesVideo } from '@frametext/sample-media';
-import { defaultBlockSettings, numericalCsv, seriesValues } from '../packages/text-analysis/src/index.js';
+import { chargerValues, ffmpeg, makeBuildUpDeckVideo, makeChargerVideo, makePhotoSeries, makeSlidesVideo } from '@frametext/sample-media';
+import { BULLET, characterErrorRate, defaultBlockSettings, earlierBuilds, numericalCsv, seriesValues } from '../packages/text-analysis/src/index.js';
+import { formatClock, presentationLines } from '../services/results/src/domain/frame-text.js';
 import { purgeStoredFiles } from '../services/results/src/domain/deletion.js';
 import { failStalledUploads } from '../services/results/src/domain/watchdog.js';
 import { startPipelineStack, type PipelineStack } from './support/pipeline-stack.js';
@@ -133,6 +134,56 @@ describe('a video through the whole pipeline', () => {
     const text = await (await fetch(details.results.resultsUrl)).text();
     for (const [title] of slides) expect(text).toContain(title);
   });
+});
+
+describe('a deck whose slides build up bullet by bullet (issue 15)', () => {
+  it('is quoted as a ceiling and charged per frame kept, and gives one slide per slide, its fullest build, with clean bullets', async () => {
+    const { token } = await stack.signUp();
+    const before = await credits(token);
+    const video = await makeBuildUpDeckVideo({ dir });
+    const slides = video.slides;
+    // Bullets come out as bullets: every glyph of the deck (•, –, ▪) is written •.
+    const truth = slides.map((s) => s.lines.map((l) => (l.startsWith(s.glyph) ? BULLET + l.slice(s.glyph.length) : l)).join('\n'));
+
+    // 68 s at the default 15-s interval would be 5 frames; slide detection asks for one per 2-s sample: 34, 4 credits.
+    const res = await stack.api('POST', '/getUploadURL', { kind: 'video', isVideo: true, mimeType: 'video/mp4', fileName: 'deck.mp4', ocrType: 'server', uploadName: 'Build-up deck', duration: video.durationSeconds, targetFrameRate: 1 / 15, mediaContent: 'presentation' }, token);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ framesRequested: 34, maxFrames: 34, creditCost: 4 });
+    expect(await credits(token)).toBe(before - 4);
+    await put(res.body.urls[0], video.path, 'video/mp4');
+    const uploadID = res.body.uploadID as string;
+    await stack.api('POST', '/uploadComplete', { uploadID }, token);
+    const { final } = await follow(token, uploadID, 180_000);
+    expect(final.status).toBe('processed');
+
+    // Slide detection compares pixels: one frame per build, 17 for 6 slides, every one read.
+    const details = (await stack.api('GET', `/getUploadDetails/${uploadID}?mode=presentation`, undefined, token)).body;
+    const frames = details.results.ocrResults as { t: number; text: string }[];
+    expect(frames.map((f) => f.t)).toEqual(video.truth.map((b) => b.startS));
+    // Charged for the 17 frames read (ceil(1.7) = 2), not the 4 held: the rest came back.
+    expect(await credits(token)).toBe(before - 2);
+
+    // The text decides which frames are builds: one kept per slide, at its last build.
+    const lines = frames.map((f) => presentationLines(f.text));
+    const builds = earlierBuilds(lines.map((l) => l.join('\n')));
+    const kept = frames.flatMap((f, i) => (builds[i] ? [] : [{ t: f.t, raw: f.text, clean: lines[i]!.join('\n') }]));
+    expect(kept.map((k) => k.t)).toEqual(slides.map((s) => s.endS - video.secondsPerBuild));
+
+    // The results file holds the same six slides, their bullets written •.
+    const file = await (await fetch(details.results.resultsUrl)).text();
+    const sections = file.trim().split('\n\n');
+    expect(sections.map((s) => s.split('\n')[0])).toEqual(kept.map((k, n) => `Slide ${n + 1} (${formatClock(k.t)})`));
+    const fileText = sections.map((s) => s.split('\n').slice(1).join('\n'));
+    expect(fileText).toEqual(kept.map((k) => k.clean));
+
+    const cer = (texts: string[]) => characterErrorRate(texts.join('\n'), truth.join('\n'));
+    const raw = cer(kept.map((k) => k.raw));
+    const clean = cer(fileText);
+    console.log(`build-up deck: ${frames.length} frames read, ${kept.length} kept for ${slides.length} slides; character error rate ${(raw * 100).toFixed(2)}% as read, ${(clean * 100).toFixed(2)}% in the Presentation text`);
+    expect(clean).toBeLessThan(raw);
+    expect(clean).toBeLessThanOrEqual(0.01);
+    for (const t of fileText) for (const line of t.split('\n').slice(1)) expect(line.startsWith(`${BULLET} `), line).toBe(true);
+  }, 240_000);
 });
 
 describe('the Cloud AI engine (ocr-cloud against a local fake of Google Cloud Vision and Translation)', () => {

@@ -61,6 +61,25 @@ export function resetLinkFor(email: string): string | undefined {
   return undefined;
 }
 
+/** Calls the gateway as the signed-in page does (its token from the stored session). */
+export async function api(page: Page, method: string, apiPath: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  return page.evaluate(
+    async ([method, apiPath, body]) => {
+      const session = JSON.parse(localStorage.getItem('frametext.session') ?? '{}') as { idToken?: string };
+      const res = await fetch(`/api${apiPath}`, {
+        method,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${session.idToken}` },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    },
+    [method, apiPath, body] as const,
+  );
+}
+
+/** The signed-in person's credit balance, as the server has it now. */
+export const credits = async (page: Page) => (await api(page, 'GET', '/getUserData')).body.credits as number;
+
 /** Waits until the demo upload (made by the first start) has gone through the pipeline. */
 export async function waitForDemo(page: Page): Promise<void> {
   await expect

@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 // Built by the e2e command's build step: media generated on the spot, with the truth of what they show.
 import { chargerValues, makeChargerVideo, type GeneratedVideo } from '../../packages/sample-media/dist/index.js';
-import { shot, signUp } from './helpers';
+import { api, credits, shot, signUp } from './helpers';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'e2e-local-'));
 let video: GeneratedVideo;
@@ -13,24 +13,6 @@ test.beforeAll(async () => {
   // 4 s of the charger screen at 720p: read every second, 4 frames with known words and numbers.
   video = await makeChargerVideo({ dir, name: 'charger-local.mp4', seconds: 4 });
 });
-
-/** Calls the gateway as the signed-in page does (its token from the stored session). */
-async function api(page: Page, method: string, apiPath: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  return page.evaluate(
-    async ([method, apiPath, body]) => {
-      const session = JSON.parse(localStorage.getItem('frametext.session') ?? '{}') as { idToken?: string };
-      const res = await fetch(`/api${apiPath}`, {
-        method,
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${session.idToken}` },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-    },
-    [method, apiPath, body] as const,
-  );
-}
-
-const credits = async (page: Page) => (await api(page, 'GET', '/getUserData')).body.credits as number;
 
 test('local OCR: reads a video in the browser, saves it, charges it once, analyses it, and deletes it', async ({ page }) => {
   test.setTimeout(240_000);

@@ -64,6 +64,16 @@ export const SLIDE_SAMPLE_SECONDS = 2;
 export const SLIDE_CHANGED_PIXEL_RATIO = 0.01;
 export const SLIDE_PIXEL_DIFF_RATIO = 0.01;
 
+/**
+ * The most frames slide detection can keep from a video of this length: one per 2-s sample (a picture that changes
+ * at every sample, as a slide building up bullet by bullet can), never more than MAX_FRAMES. The frame interval
+ * plays no part. An upload with slide detection is quoted and holds credits for this many frames, and pays only for
+ * the frames it keeps and reads.
+ */
+export function slideDetectionFrames(durationSeconds: number): number {
+  return Math.min(frameCount(durationSeconds, SLIDE_SAMPLE_SECONDS), MAX_FRAMES);
+}
+
 // ---------------------------------------------------------------- media
 
 /**

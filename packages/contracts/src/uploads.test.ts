@@ -117,6 +117,17 @@ describe('POST /getUploadURL body', () => {
     expect(getUploadUrlRequestSchema.parse({ ...video, mediaContent: 'presentation', slideDetection: false }).slideDetection).toBe(false);
   });
 
+  it('asks, with slide detection, for the most slides detection can keep: one per 2-s sample, whatever the interval', () => {
+    // 72 s at the default 15-s interval would be 5 frames: too few for a deck of 17 builds.
+    const deck = { ...video, duration: 72, targetFrameRate: 1 / 15, mediaContent: 'presentation' as const };
+    expect(requestedFrames(getUploadUrlRequestSchema.parse(deck))).toBe(36);
+    expect(requestedFrames(getUploadUrlRequestSchema.parse({ ...deck, slideDetection: false }))).toBe(5);
+    // A two-hour lecture: the interval's 7200 frames would be refused, slide detection asks for the limit.
+    const lecture = getUploadUrlRequestSchema.parse({ ...deck, duration: 7200, targetFrameRate: 1 });
+    expect(requestedFrames(lecture)).toBe(360);
+    expect(getUploadUrlRequestSchema.safeParse({ ...deck, duration: 7200, targetFrameRate: 1, slideDetection: false }).success).toBe(false);
+  });
+
   it('keeps a valid video link and ignores any other', () => {
     expect(youtubeVideoId('https://youtu.be/dQw4w9WgXcQ')).toBe('dQw4w9WgXcQ');
     expect(youtubeVideoId('https://www.youtube.com/watch?t=3&v=dQw4w9WgXcQ')).toBe('dQw4w9WgXcQ');

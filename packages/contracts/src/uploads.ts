@@ -11,6 +11,7 @@ import {
   VIDEO_MIME_TYPES,
   engineSchema,
   frameCount,
+  slideDetectionFrames,
   isImageFileName,
   isVideoFileName,
   isoDateTimeSchema,
@@ -208,8 +209,9 @@ export const getUploadUrlRequestSchema = z
       if (req.fileName !== undefined && !isVideoFileName(req.fileName)) {
         ctx.addIssue({ code: 'custom', path: ['fileName'], message: ONE_VIDEO_AT_A_TIME });
       }
+      // With slide detection the interval is not used (slideDetectionFrames), so it cannot ask for too many frames.
       const frames = frameCount(req.duration, intervalOf(req.targetFrameRate));
-      if (frames > MAX_FRAMES) {
+      if (frames > MAX_FRAMES && !detectsSlides(req)) {
         ctx.addIssue({
           code: 'custom',
           path: ['targetFrameRate'],
@@ -231,7 +233,7 @@ export const getUploadUrlRequestSchema = z
     }
   })
   .transform((req) => {
-    const slideDetection = req.mediaContent === 'presentation' ? (req.slideDetection ?? true) : false;
+    const slideDetection = detectsSlides(req);
     if (req.kind === 'photos') return { ...req, slideDetection, timestamps: req.timestamps ?? req.files.map((f) => f.lastModified) };
     if (req.kind === 'video') return { ...req, slideDetection, timestamps: null };
     return { ...req, slideDetection };
@@ -242,11 +244,19 @@ export type GetUploadUrlRequest = z.input<typeof uploadRequestShapesSchema>;
 /** The request as the upload service sees it after validation. */
 export type UploadRequest = z.output<typeof getUploadUrlRequestSchema>;
 
-/** Frames an upload request asks for, before billing caps it at what the user can pay for. */
+/** Whether a request turns slide detection on: presentation mode, on unless sent false (spec: default on). */
+export function detectsSlides(req: { mediaContent: string; slideDetection?: boolean | null }): boolean {
+  return req.mediaContent === 'presentation' && (req.slideDetection ?? true);
+}
+
+/**
+ * Frames an upload request asks for, before billing caps it at what the user can pay for: a video's frames at its
+ * interval, or with slide detection the most slides detection can keep (slideDetectionFrames).
+ */
 export function requestedFrames(req: UploadRequest): number {
   switch (req.kind) {
     case 'video':
-      return frameCount(req.duration, intervalOf(req.targetFrameRate));
+      return req.slideDetection ? slideDetectionFrames(req.duration) : frameCount(req.duration, intervalOf(req.targetFrameRate));
     case 'photos':
       return req.files.length;
     case 'frames':

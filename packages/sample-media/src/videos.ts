@@ -305,3 +305,73 @@ export async function makeScrollListVideo(o: VideoOptions & { items?: number }):
   });
   return { path, durationSeconds: seconds, width, height, fps, truth, items, pitch, speed, titleOffset, priceOffset, left, right, itemTop };
 }
+
+/** One slide of a deck that builds up: its title, then its bullets one by one. */
+export interface BuildUpSlide {
+  title: string;
+  bullets: string[];
+}
+
+/** The bullet glyphs the build-up deck draws, one per slide in turn. */
+export const BULLET_GLYPHS = ['\u2022', '\u2013', '\u25aa'] as const;
+
+/** Six slides of two to three bullets each: 17 builds, as in the presentation that issue 15 was reported from. */
+export const BUILD_UP_DECK: readonly BuildUpSlide[] = [
+  { title: 'Quarterly review', bullets: ['Revenue grew in every region', 'Costs stayed flat', 'Hiring is on plan'] },
+  { title: 'Customer stories', bullets: ['Three teams shipped faster', 'Support tickets fell by half', 'Renewals reached a record'] },
+  { title: 'What we learned', bullets: ['Small releases are safer', 'Write the test first'] },
+  { title: 'Product roadmap', bullets: ['Offline mode in spring', 'Shared folders in summer', 'Audit log by autumn'] },
+  { title: 'Risks', bullets: ['Supplier prices may rise', 'Two key people on leave', 'The new office opens late'] },
+  { title: 'Next steps', bullets: ['Hire two more engineers', 'Open the Berlin office', 'Review again in March'] },
+];
+
+/** A slide of the build-up deck as a person would type it out: its lines and when it is on screen, whole or built. */
+export interface BuildUpSlideTruth {
+  startS: number;
+  endS: number;
+  /** The slide's full text, title first, each bullet line with its glyph ("• Costs stayed flat"). */
+  lines: string[];
+  /** The same without glyphs: the title and the bullets' words. */
+  plainLines: string[];
+  glyph: string;
+}
+
+export interface BuildUpDeckVideo extends GeneratedVideo {
+  /** One entry per slide, its whole time on screen and its fullest build's text. */
+  slides: BuildUpSlideTruth[];
+  /** Seconds each build stays on screen. */
+  secondsPerBuild: number;
+}
+
+/**
+ * A deck whose slides build up bullet by bullet, dark text on a light page: each slide shows its title with its
+ * first bullet, then one more bullet every `secondsPerBuild` (4 s by default: two of slide detection's 2-s
+ * samples). Bullets are drawn as real glyphs (•, –, ▪ in turn by slide). The truth has one entry per build in
+ * `truth` and one per slide, with its full text, in `slides`.
+ */
+export async function makeBuildUpDeckVideo(o: VideoOptions & { slides?: readonly BuildUpSlide[]; secondsPerBuild?: number }): Promise<BuildUpDeckVideo> {
+  const deck = o.slides ?? BUILD_UP_DECK;
+  const per = o.secondsPerBuild ?? 4;
+  const { width, height, fps } = dims(o, 0);
+  const path = join(o.dir, o.name ?? 'build-up-deck.mp4');
+  const h = (v: number) => px(height, v);
+  const filters: string[] = [];
+  const truth: TimedText[] = [];
+  const slides: BuildUpSlideTruth[] = [];
+  let t = 0;
+  deck.forEach((slide, i) => {
+    const glyph = BULLET_GLYPHS[i % BULLET_GLYPHS.length]!;
+    const start = t;
+    const end = start + per * slide.bullets.length;
+    filters.push(drawtext({ text: slide.title, x: h(90), y: h(80), size: h(64), color: '0x1d2330', bold: true, from: start, to: end }));
+    slide.bullets.forEach((bullet, j) => {
+      // Bullet j appears with build j and stays to the end of the slide.
+      filters.push(drawtext({ text: `${glyph} ${bullet}`, x: h(110), y: h(220 + j * 100), size: h(44), color: '0x1d2330', from: start + j * per, to: end }));
+      truth.push({ startS: start + j * per, endS: start + (j + 1) * per, texts: [slide.title, ...slide.bullets.slice(0, j + 1).map((b) => `${glyph} ${b}`)] });
+    });
+    slides.push({ startS: start, endS: end, glyph, lines: [slide.title, ...slide.bullets.map((b) => `${glyph} ${b}`)], plainLines: [slide.title, ...slide.bullets] });
+    t = end;
+  });
+  await ffmpeg(['-f', 'lavfi', '-i', `color=c=0xf4f1ea:s=${width}x${height}:r=${fps}`, '-vf', filters.join(','), ...h264Args(path, t)]);
+  return { path, durationSeconds: t, width, height, fps, truth, slides, secondsPerBuild: per };
+}

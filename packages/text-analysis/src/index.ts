@@ -19,3 +19,5 @@ export * from './text-cleaning.js';
 export * from './number-parsing.js';
 export * from './numerical-export.js';
 export * from './two-pass.js';
+export * from './bullets.js';
+export * from './slide-builds.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockSimilarity, comparableText, digitShape, editDistance, similarAsWritten, similarEnough, textSimilarity } from './text-similarity.js';
+import { blockSimilarity, characterErrorRate, comparableText, digitShape, editDistance, similarAsWritten, similarEnough, textSimilarity } from './text-similarity.js';
 
 describe('text similarity', () => {
   it('counts edits', () => {
@@ -34,5 +34,14 @@ describe('text similarity', () => {
     expect(similarEnough(comparableText('Speed 120'), comparableText('Speed 95'), 1)).toBe(true);
     expect(similarAsWritten(comparableText('Speed 120'), comparableText('Speed 95'), 0.85)).toBe(false);
     expect(similarAsWritten(comparableText('SPEED 120'), comparableText('speed  120'), 1)).toBe(true);
+  });
+});
+
+describe('characterErrorRate', () => {
+  it('counts the edits from the reading to the truth over the truth’s length, spaces tidied', () => {
+    expect(characterErrorRate('• Costs  stayed flat', '• Costs stayed flat')).toBe(0);
+    expect(characterErrorRate('¢ Costs stayed flat', '• Costs stayed flat')).toBeCloseTo(1 / 19);
+    expect(characterErrorRate('', '')).toBe(0);
+    expect(characterErrorRate('x', '')).toBe(1);
   });
 });

@@ -97,3 +97,14 @@ export function similarEnough(a: ComparableText, b: ComparableText, threshold: n
 export function similarAsWritten(a: ComparableText, b: ComparableText, threshold: number): boolean {
   return within(a.plain, b.plain, threshold);
 }
+
+/**
+ * Character error rate of a reading against the truth: the edits (insertions, deletions, substitutions) that turn
+ * one into the other over the truth's length; 0 is perfect. Runs of white space count as one space.
+ */
+export function characterErrorRate(read: string, truth: string): number {
+  const a = read.replace(/\s+/g, ' ').trim();
+  const b = truth.replace(/\s+/g, ' ').trim();
+  if (b.length === 0) return a.length === 0 ? 0 : 1;
+  return editDistance(a, b) / b.length;
+}

@@ -59,7 +59,8 @@ describe('POST /api/uploadComplete', () => {
       intervalSeconds: 1,
       slideDetection: true,
       sortPreference: null,
-      maxFrames: 2,
+      // Slide detection (on in presentation mode) looks every 2 s, whatever the interval: one sample in 2 s.
+      maxFrames: 1,
       creditCost: 1,
       originalLanguage: null,
       targetLanguage: null,

@@ -279,6 +279,28 @@ describe('upload wizard, step 1', () => {
     expect(screen.getByLabelText('Slide detection')).toBeChecked();
   });
 
+  it('quotes slide detection as a ceiling, one frame per 2-s sample whatever the interval, and says it pays per slide found', async () => {
+    serve();
+    renderWizard();
+    await ready();
+    const user = userEvent.setup();
+    await user.upload(screen.getByLabelText('Media files'), video());
+    await user.selectOptions(screen.getByLabelText('Media content'), 'presentation');
+    const cost = screen.getByRole('region', { name: 'Cost' });
+    // 600 s looked at every 2 s: at most 300 frames, 30 credits at the Basic rate.
+    await waitFor(() => expect(within(cost).getByText('Frames, at most').nextSibling).toHaveTextContent('300'));
+    expect(within(cost).getByText('Credits, at most').nextSibling).toHaveTextContent('30');
+    expect(within(cost).getByText(/You pay for the frames slide detection keeps.*never more than 30 credits/)).toBeInTheDocument();
+    expect(within(cost).getByText('10 min of video, looked at every 2 s for new slides.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Frame interval')).toBeDisabled();
+    expect(screen.getByText('Not used with slide detection, which looks at the video every 2 seconds.')).toBeInTheDocument();
+
+    await user.click(screen.getByLabelText('Slide detection'));
+    expect(within(cost).getByText('Frames').nextSibling).toHaveTextContent('40');
+    expect(within(cost).queryByText(/You pay for the frames slide detection keeps/)).toBeNull();
+    expect(screen.getByLabelText('Frame interval')).toBeEnabled();
+  });
+
   it('says a watch, embed or short link will be importable soon, and ignores other links', async () => {
     serve();
     renderWizard();

@@ -98,6 +98,19 @@ describe('presentationText', () => {
     expect(presentationText(ocrResults)).toBe('Slide 1 (0:00)\nWelcome\nAgenda\n\nSlide 2 (1:02)\n(no text found)\n\nSlide 3 (1:02:05)\nThanks\n');
   });
 
+  it('keeps one section per slide, its fullest build, with bullets read as ¢ or e written •', () => {
+    const frame = (timestampMs: number, lines: string[]) => ({ timestampMs, detections: lines.map((l, i) => det(l, 0, i * 60, 400, 30)) });
+    const { ocrResults } = buildUploadResults(
+      [
+        frame(0, ['Quarterly review', 'e Revenue grew in every region']),
+        frame(4_000, ['Quarterly review', 'e Revenue grew in every region', '¢ Costs stayed flat']),
+        frame(8_000, ['Next steps', '*Note: dates may move']),
+      ],
+      'presentation',
+    );
+    expect(presentationText(ocrResults)).toBe('Slide 1 (0:04)\nQuarterly review\n• Revenue grew in every region\n• Costs stayed flat\n\nSlide 2 (0:08)\nNext steps\n*Note: dates may move\n');
+  });
+
   it('formats clock times', () => {
     expect(formatClock(0)).toBe('0:00');
     expect(formatClock(59.9)).toBe('0:59');

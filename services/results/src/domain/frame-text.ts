@@ -1,4 +1,5 @@
 import type { Detection, Line, MaxValues, MediaContent, OcrFrameResult, Vertex } from '@frametext/contracts';
+import { earlierBuilds, normaliseBullets } from '@frametext/text-analysis';
 
 /*
  * Pure building blocks of an upload's results: rows of text from a frame's detections, the upload-wide
@@ -151,15 +152,22 @@ export function formatClock(seconds: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
 
+/** A frame's lines as the Presentation text shows them: trimmed, no blank ones, bullets written `•`. */
+export function presentationLines(text: string): string[] {
+  return normaliseBullets(text.split('\n').map((l) => l.trim()).filter(Boolean));
+}
+
 /**
- * The presentation text file: every frame (slide) in order, each headed by its number and time, its lines
- * below, and a blank line between frames. A frame without text says so, so numbering stays aligned with the images.
+ * The presentation text file: one section per slide, its fullest build. A frame that the next frame builds on
+ * (its words, and more) is left out, so a slide that shows its bullets one at a time appears once, whole. Each
+ * section is headed by the slide's number and its frame's time, its lines below (bullets written `•`), with a
+ * blank line between; a slide without text says so.
  */
 export function presentationText(ocrResults: readonly OcrFrameResult[]): string {
-  const sections = ocrResults.map((r) => {
-    const body = r.text.trim() === '' ? '(no text found)' : r.text;
-    return `Slide ${r.fileIndex + 1} (${formatClock(r.t)})\n${body}`;
-  });
+  const lines = ocrResults.map((r) => presentationLines(r.text));
+  const builds = earlierBuilds(lines.map((l) => l.join('\n')));
+  const slides = ocrResults.flatMap((r, i) => (builds[i] ? [] : [{ t: r.t, body: lines[i]! }]));
+  const sections = slides.map(({ t, body }, n) => `Slide ${n + 1} (${formatClock(t)})\n${body.length ? body.join('\n') : '(no text found)'}`);
   return `${sections.join('\n\n')}\n`;
 }
 

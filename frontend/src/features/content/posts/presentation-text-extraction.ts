@@ -19,7 +19,7 @@ export const presentationTextExtraction: Post = {
     },
     {
       kind: 'p',
-      text: 'The frame interval you choose still matters, because it sets the most frames the upload may use and therefore the credits the wizard reserves. Pick an interval whose frame count is larger than the number of slides you expect. A 50-minute lecture with about 30 slides fits comfortably at one frame a minute: that allows 50 frames, 5 credits on the Basic engine.',
+      text: 'With slide detection the frame interval is not used. The wizard reserves credits for the most frames detection could keep, one every two seconds (at most 360), and shows them as “at most”; you pay only for the frames it keeps, and the rest comes back when processing ends. A 50-minute lecture reserves 36 credits on the Basic engine; with about 30 slides, a few of them built up bullet by bullet, it keeps around 45 frames and costs 5.',
     },
     { kind: 'h2', text: 'Step by step' },
     {
@@ -27,16 +27,16 @@ export const presentationTextExtraction: Post = {
       items: [
         'Open the [upload wizard](/upload) and choose the recording (mp4 or mov). If you only have screenshots of the slides, select them all instead; each photo is read as one frame.',
         'Set the media content to Presentation and leave Slide detection on.',
-        'Choose an interval that allows more frames than the talk has slides; the cost panel shows the frame count and the credits it reserves.',
+        'Check the cost panel: it shows the most frames and credits the upload can use, and says you pay for the frames slide detection keeps.',
         'Pick an engine and upload. The progress bar shows the upload first, then the frames as they are read.',
-        'Open the results. The Presentation tab lists the frames with their thumbnails and text; frames whose text is almost the same as the previous one are marked “Similar to previous”.',
+        'Open the results. The Presentation tab lists the frames with their thumbnails and text. A slide that builds up bullet by bullet is kept once, at its fullest: its earlier builds are marked “Earlier build” and start unchecked. Frames whose text is almost the same as the previous one are marked “Similar to previous”.',
         'Adjust the similarity filter if needed, check or uncheck frames, and download the selected text as a .txt file, or copy it to the clipboard.',
       ],
     },
     {
       kind: 'tip',
       title: 'Why there are still near-duplicates',
-      text: 'Slide detection reacts to pixels, so a bullet point appearing, a speaker’s video thumbnail moving or a mouse pointer crossing the slide can all count as a change. The similarity filter compares the words instead: frames that share at least 95% of their words with the previous one are unselected by default. Lower the threshold to merge build-up slides into their final state.',
+      text: 'Slide detection reacts to pixels, so a bullet point appearing, a speaker’s video thumbnail moving or a mouse pointer crossing the slide can all count as a change. Bullets appearing are handled for you: a frame whose words the next frame shows, with more, is an earlier build and starts unchecked. For the rest the similarity filter compares the words: “Unselect similar frames” unchecks frames that share at least 95% of their words with the previous one.',
     },
     { kind: 'h2', text: 'Which engine' },
     {

@@ -1,4 +1,4 @@
-import { FRAME_INTERVALS, type MediaContent, type SortPreference } from '@frametext/contracts/rules';
+import { FRAME_INTERVALS, SLIDE_SAMPLE_SECONDS, type MediaContent, type SortPreference } from '@frametext/contracts/rules';
 import { ORIGINAL_LANGUAGES, TARGET_LANGUAGES } from '../languages';
 import { intervalLabel } from '../rules';
 
@@ -30,6 +30,7 @@ const toCode = (v: string) => (v === '' ? null : v);
 
 export function MediaOptions({ value, onChange, media, disabled }: MediaOptionsProps) {
   const hint = MODES.find((m) => m.value === value.mediaContent)?.hint;
+  const detectingSlides = value.mediaContent === 'presentation' && value.slideDetection;
   return (
     <div className="stack">
       <div className="field">
@@ -56,13 +57,25 @@ export function MediaOptions({ value, onChange, media, disabled }: MediaOptionsP
       {media !== 'photos' && (
         <div className="field">
           <label htmlFor="upload-interval">Frame interval</label>
-          <select id="upload-interval" className="select" value={value.interval} disabled={disabled} onChange={(e) => onChange({ interval: Number(e.target.value) })}>
+          <select
+            id="upload-interval"
+            className="select"
+            value={value.interval}
+            disabled={disabled || detectingSlides}
+            onChange={(e) => onChange({ interval: Number(e.target.value) })}
+            aria-describedby={detectingSlides ? 'upload-interval-hint' : undefined}
+          >
             {FRAME_INTERVALS.map((seconds) => (
               <option key={seconds} value={seconds}>
                 {intervalLabel(seconds)}
               </option>
             ))}
           </select>
+          {detectingSlides && (
+            <p id="upload-interval-hint" className="field__hint">
+              Not used with slide detection, which looks at the video every {SLIDE_SAMPLE_SECONDS} seconds.
+            </p>
+          )}
         </div>
       )}
 
@@ -83,7 +96,7 @@ export function MediaOptions({ value, onChange, media, disabled }: MediaOptionsP
             Slide detection
           </label>
           <p id="upload-slides-hint" className="field__hint">
-            Reads each new slide once instead of every frame, and charges one credit per slide found.
+            Reads each new slide once instead of every frame; you pay for the slides it finds, not for the whole video.
           </p>
         </div>
       )}

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import type { GetUploadUrlRequest } from '@frametext/contracts';
-import { DEFAULT_FRAME_INTERVAL, DEFAULT_MEDIA_CONTENT, SERVER_ENGINES, type ServerEngine } from '@frametext/contracts/rules';
+import { DEFAULT_FRAME_INTERVAL, DEFAULT_MEDIA_CONTENT, SERVER_ENGINES, SLIDE_SAMPLE_SECONDS, slideDetectionFrames, type ServerEngine } from '@frametext/contracts/rules';
 import { useAppDispatch } from '../../../lib/store';
 import { toastShown } from '../../../lib/ui';
 import { errorMessage } from '../../../lib/api';
@@ -52,8 +52,10 @@ export function UploadStep({ onStarted }: { onStarted: (upload: StartedUpload) =
   const selection = media.selection;
   const [firstFile] = files;
   const linkId = files.length === 0 ? videoLinkId(videoLink) : null;
-  const frames =
-    selection?.kind === 'photos' ? files.length : selection?.kind === 'video' && media.duration !== null ? videoFrames(media.duration, options.interval) : null;
+  // With slide detection a video is quoted for the most slides it can find, and pays for the ones it finds.
+  const detectingSlides = selection?.kind === 'video' && options.mediaContent === 'presentation' && options.slideDetection;
+  const videoFrameCount = (duration: number) => (detectingSlides ? slideDetectionFrames(duration) : videoFrames(duration, options.interval));
+  const frames = selection?.kind === 'photos' ? files.length : selection?.kind === 'video' && media.duration !== null ? videoFrameCount(media.duration) : null;
   const cost = frames !== null && engine ? quote({ frames, engine, credits }) : null;
 
   useEffect(() => {
@@ -129,7 +131,9 @@ export function UploadStep({ onStarted }: { onStarted: (upload: StartedUpload) =
     selection?.kind === 'photos' && media.timestamps
       ? `${files.length} photos taken over ${formatDuration(photoSpanSeconds(media.timestamps))}.`
       : selection?.kind === 'video' && media.duration !== null
-        ? `${formatDuration(media.duration)} of video, one frame every ${formatDuration(options.interval)}.`
+        ? detectingSlides
+          ? `${formatDuration(media.duration)} of video, looked at every ${SLIDE_SAMPLE_SECONDS} s for new slides.`
+          : `${formatDuration(media.duration)} of video, one frame every ${formatDuration(options.interval)}.`
         : undefined;
 
   return (
@@ -219,7 +223,7 @@ export function UploadStep({ onStarted }: { onStarted: (upload: StartedUpload) =
       </div>
 
       <aside className="upload-step__side stack">
-        <CostPanel quote={cost} pending={pending} note={note} purchase={<PurchaseCredits />} />
+        <CostPanel quote={cost} pending={pending} note={note} perSlide={detectingSlides} purchase={<PurchaseCredits />} />
         {transfer.phase !== 'idle' && (
           <ProgressBar
             label="Upload progress"

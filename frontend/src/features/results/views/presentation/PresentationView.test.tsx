@@ -42,13 +42,36 @@ const TEXTS = ['Welcome\nto the course', 'Welcome\nto the course', 'Agenda\nOne 
 afterEach(() => vi.unstubAllGlobals());
 
 describe('PresentationView', () => {
-  it('selects every frame at first and marks the repeats of the frame before at 95%', () => {
+  it('selects every frame but earlier builds at first, and marks the repeats of the frame before at 95%', () => {
     renderView(TEXTS);
-    for (const label of ['Frame 1 (0:00)', 'Frame 2 (0:02)', 'Frame 3 (0:04)', 'Frame 4 (0:06)', 'Frame 5 (0:08)']) expect(checkbox(label)).toBeChecked();
+    for (const label of ['Frame 1 (0:00)', 'Frame 2 (0:02)', 'Frame 4 (0:06)', 'Frame 5 (0:08)']) expect(checkbox(label)).toBeChecked();
+    expect(checkbox('Frame 3 (0:04)')).not.toBeChecked();
     const list = screen.getByRole('list', { name: 'Frames' });
-    const badged = within(list).getAllByText('Similar to previous').map((b) => b.closest('li')!.querySelector('.slides-row__label')!.textContent);
-    expect(badged).toEqual(['Frame 2 (0:02)']);
-    expect(screen.getByText('5', { selector: 'strong' }).parentElement).toHaveTextContent('5 of 5 frames selected');
+    const labelOf = (b: HTMLElement) => b.closest('li')!.querySelector('.slides-row__label')!.textContent;
+    expect(within(list).getAllByText('Similar to previous').map(labelOf)).toEqual(['Frame 2 (0:02)']);
+    expect(within(list).getAllByText('Earlier build').map(labelOf)).toEqual(['Frame 3 (0:04)']);
+    expect(screen.getByText('4', { selector: 'strong' }).parentElement).toHaveTextContent('4 of 5 frames selected');
+    expect(screen.getByText(/1 frame is an earlier build of the slide after it/)).toBeInTheDocument();
+  });
+
+  it('keeps one frame per slide of a deck that builds up, its fullest build, with its bullets written •', async () => {
+    const user = userEvent.setup();
+    renderView([
+      'Quarterly review\ne Revenue grew in every region',
+      'Quarterly review\ne Revenue grew in every region\n¢ Costs stayed flat',
+      'Quarterly review\ne Revenue grew in every region\n¢ Costs stayed flat\ne Hiring is on plan',
+      'What we learned\na Small releases are safer',
+      'What we learned\na Small releases are safer\nm Write the test first',
+      'Contact\ne-mail sales@example.com\n*Note: replies within a day',
+    ]);
+    expect(screen.getByText(/frames selected/)).toHaveTextContent('3 of 6 frames selected');
+    await user.click(screen.getByRole('button', { name: 'Export selected text' }));
+    const dialog = screen.getByRole('dialog', { name: 'Selected slides' });
+    expect(within(dialog).getByLabelText('Contents of up-7-selected-slides.txt').textContent).toBe(
+      'Frame 3 (0:04)\nQuarterly review\n• Revenue grew in every region\n• Costs stayed flat\n• Hiring is on plan\n\n' +
+        'Frame 5 (0:08)\nWhat we learned\n• Small releases are safer\n• Write the test first\n\n' +
+        'Frame 6 (0:10)\nContact\ne-mail sales@example.com\n*Note: replies within a day\n',
+    );
   });
 
   it('unselects the similar frames when the filter is applied, following the slider', async () => {
@@ -56,6 +79,7 @@ describe('PresentationView', () => {
     renderView(TEXTS);
     await user.click(screen.getByRole('button', { name: 'Unselect similar frames' }));
     expect(checkbox('Frame 2 (0:02)')).not.toBeChecked();
+    expect(checkbox('Frame 3 (0:04)')).not.toBeChecked(); // an earlier build stays unselected
     expect(checkbox('Frame 4 (0:06)')).toBeChecked();
 
     // "Agenda One Two Three" against "... Four": 4 of 5 words = 80%.
@@ -69,7 +93,7 @@ describe('PresentationView', () => {
     await user.click(screen.getByRole('button', { name: 'Unselect similar frames' }));
     expect(checkbox('Frame 4 (0:06)')).not.toBeChecked();
     expect(checkbox('Frame 1 (0:00)')).toBeChecked();
-    expect(screen.getByText(/frames selected/)).toHaveTextContent('3 of 5 frames selected');
+    expect(screen.getByText(/frames selected/)).toHaveTextContent('2 of 5 frames selected');
   });
 
   it('shows the lines of the frame clicked in the list', async () => {
@@ -95,7 +119,7 @@ describe('PresentationView', () => {
     await user.click(screen.getByRole('button', { name: 'Export selected text' }));
 
     const dialog = screen.getByRole('dialog', { name: 'Selected slides' });
-    const expected = 'Frame 1 (0:00)\nWelcome\nto the course\n\nFrame 3 (0:04)\nAgenda\nOne Two Three\n\nFrame 4 (0:06)\nAgenda\nOne Two Three Four\n';
+    const expected = 'Frame 1 (0:00)\nWelcome\nto the course\n\nFrame 4 (0:06)\nAgenda\nOne Two Three Four\n';
     expect(within(dialog).getByLabelText('Contents of up-7-selected-slides.txt').textContent).toBe(expected);
 
     await user.click(within(dialog).getByRole('button', { name: 'Download .txt' }));

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { SLIDE_SIMILARITY_DEFAULT, overlapWithPrevious, similarToPrevious } from '@frametext/text-analysis';
+import { SLIDE_SIMILARITY_DEFAULT, earlierBuilds, overlapWithPrevious, similarToPrevious } from '@frametext/text-analysis';
 import { useAppDispatch } from '../../../../lib/store';
 import { toastShown } from '../../../../lib/ui';
 import { FrameStage } from '../../components/FrameStage';
@@ -19,28 +19,34 @@ interface Shown {
 
 /**
  * The Presentation view: every frame as a row to keep or drop, a similarity filter that drops frames repeating
- * the one before, the current frame's lines, and the kept frames' text to download or copy.
+ * the one before, the current frame's lines, and the kept frames' text to download or copy. A slide that builds
+ * up bullet by bullet is one frame per build; each build the next frame builds on starts unselected and marked,
+ * so the slide is kept once, whole.
  */
 export default function PresentationView({ view }: ViewProps) {
   const dispatch = useAppDispatch();
   const count = view.frames.length;
-  const [selected, setSelected] = useState<boolean[]>(() => view.frames.map(() => true));
+  // Per-upload work, done once: each frame's lines, its row, which frames are earlier builds of the next, and
+  // each frame's word overlap with the frame before.
+  const lines = useMemo(() => view.frames.map(frameLines), [view]);
+  const texts = useMemo(() => lines.map((l) => l.join('\n')), [lines]);
+  const builds = useMemo(() => earlierBuilds(texts), [texts]);
+  const [selected, setSelected] = useState<boolean[]>(() => builds.map((build) => !build));
   const [threshold, setThreshold] = useState(SLIDE_SIMILARITY_DEFAULT);
   const [current, setCurrent] = useState(0);
   const [shown, setShown] = useState<Shown | null>(null);
   const [fetching, setFetching] = useState(false);
 
-  // Per-upload work, done once: each frame's lines, its row, and its word overlap with the frame before.
-  const lines = useMemo(() => view.frames.map(frameLines), [view]);
   const rows = useMemo<FrameRowData[]>(() => view.frames.map((f, i) => ({ index: i, label: frameLabel(view, i), thumbUrl: f.imageUrl, snippet: lines[i]?.[0] ?? '' })), [view, lines]);
-  const overlaps = useMemo(() => overlapWithPrevious(lines.map((l) => l.join('\n'))), [lines]);
+  const overlaps = useMemo(() => overlapWithPrevious(texts), [texts]);
   const similar = useMemo(() => similarToPrevious(overlaps, threshold), [overlaps, threshold]);
   const similarCount = useMemo(() => similar.filter(Boolean).length, [similar]);
   const selectedCount = useMemo(() => selected.filter(Boolean).length, [selected]);
 
   const toggle = useCallback((i: number) => setSelected((prev) => prev.map((on, j) => (j === i ? !on : on))), []);
   const open = useCallback((i: number) => setCurrent(i), []);
-  const applyFilter = () => setSelected(similar.map((s) => !s));
+  const buildCount = useMemo(() => builds.filter(Boolean).length, [builds]);
+  const applyFilter = () => setSelected(similar.map((s, i) => !s && !builds[i]));
 
   const showSelected = () => setShown({ title: 'Selected slides', text: selectedSlidesText(view, selected), fileName: selectedSlidesFileName(view.uploadID) });
   const showPresentationFile = async () => {
@@ -88,12 +94,18 @@ export default function PresentationView({ view }: ViewProps) {
               </button>
             )}
           </div>
+          {buildCount > 0 && (
+            <p className="field__hint">
+              {buildCount === 1 ? '1 frame is an earlier build' : `${buildCount} frames are earlier builds`} of the slide after it, unselected so that each
+              slide is kept once, with all its bullets.
+            </p>
+          )}
           {none && <p className="field__hint">Select at least one frame to export.</p>}
         </div>
       </div>
 
       <div className="results__main">
-        <FrameList rows={rows} selected={selected} similar={similar} current={current} onToggle={toggle} onOpen={open} />
+        <FrameList rows={rows} selected={selected} similar={similar} builds={builds} current={current} onToggle={toggle} onOpen={open} />
         <section className="card slides-panel" aria-labelledby="slides-panel-title">
           <h2 id="slides-panel-title" className="slides-panel__title">
             {frameLabel(view, current)}

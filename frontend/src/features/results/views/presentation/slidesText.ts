@@ -1,3 +1,4 @@
+import { normaliseBullets } from '@frametext/text-analysis';
 import { frameLabel, type ResultsFrame, type ResultsView } from '../../model';
 
 /** The file of the selected frames' text: `{uploadID}-selected-slides.txt`. */
@@ -5,10 +6,13 @@ export const selectedSlidesFileName = (uploadID: string) => `${uploadID}-selecte
 /** The upload's own results file, as the server wrote it. */
 export const PRESENTATION_FILE = 'presentation.txt';
 
-/** A frame's readable lines, trimmed, without blank ones (its text split in lines when it has no line list). */
+/**
+ * A frame's readable lines, trimmed, without blank ones (its text split in lines when it has no line list), with
+ * a leading bullet however the OCR read it (`¢`, `*`, `e`...) written `•`.
+ */
 export function frameLines(frame: ResultsFrame): string[] {
   const source = frame.lines.length > 0 ? frame.lines.map((l) => l.text) : frame.text.split('\n');
-  return source.flatMap((line) => line.split('\n')).map((line) => line.trim()).filter(Boolean);
+  return normaliseBullets(source.flatMap((line) => line.split('\n')).map((line) => line.trim()).filter(Boolean));
 }
 
 /** Each selected frame's label with its lines below it; a blank line between frames. */
