@@ -1,5 +1,5 @@
 import { BOM, toCsv } from './csv.js';
-import { formatClock } from './time.js';
+import { clockDecimals, formatClock } from './time.js';
 
 /*
  * The Region view's exports: multi_box_captions.csv and multi_box_captions.txt. Both start with the UTF-8
@@ -22,8 +22,9 @@ export interface RegionExportFrame {
 
 /** Columns Frame, Time (m:ss) and one per box; each cell is the box's lines joined by " | ". */
 export function regionCsv(boxNames: readonly string[], frames: readonly RegionExportFrame[]): string {
-  const rows = frames.map((f) => [f.number, formatClock(f.t), ...boxNames.map((_, i) => (f.boxes[i] ?? []).join(REGION_LINE_JOINER))]);
-  return toCsv([['Frame', 'Time', ...boxNames], ...rows], { bom: true });
+  const decimals = clockDecimals(frames.map((f) => f.t));
+  const rows = frames.map((f) => [f.number, formatClock(f.t, decimals), ...boxNames.map((_, i) => (f.boxes[i] ?? []).join(REGION_LINE_JOINER))]);
+  return toCsv([['Frame', 'Time', ...boxNames], ...rows]);
 }
 
 /**
@@ -31,12 +32,13 @@ export function regionCsv(boxNames: readonly string[], frames: readonly RegionEx
  * with text; a blank line between frames.
  */
 export function regionTxt(boxNames: readonly string[], frames: readonly RegionExportFrame[]): string {
+  const decimals = clockDecimals(frames.map((f) => f.t));
   const sections = frames.flatMap((f) => {
     const lines = boxNames.flatMap((name, i) => {
       const boxLines = f.boxes[i] ?? [];
       return boxLines.length ? [`${name}: ${boxLines.join(REGION_LINE_JOINER)}`] : [];
     });
-    return lines.length ? [`Frame ${f.number} (${formatClock(f.t)})\n${lines.join('\n')}`] : [];
+    return lines.length ? [`Frame ${f.number} (${formatClock(f.t, decimals)})\n${lines.join('\n')}`] : [];
   });
   return `${BOM}${sections.join('\n\n')}${sections.length ? '\n' : ''}`;
 }
