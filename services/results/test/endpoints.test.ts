@@ -111,7 +111,16 @@ describe('results endpoints', () => {
     expect(await svc.db('uploads').where({ id: mine }).first()).toBeUndefined();
     expect(await svc.db('frames').where({ upload_id: mine })).toEqual([]);
     expect(await svc.db('upload_results').where({ upload_id: mine })).toEqual([]);
-    expect((await svc.get(`/api/checkUploadStatus/${mine}`, user)).status).toBe(404);
+    // Its owner is told it was deleted; anyone else gets the answer of an id that never existed.
+    for (const path of [`/api/checkUploadStatus/${mine}`, `/api/getUploadDetails/${mine}`, `/api/getUploadDetailsOld/${mine}`]) {
+      const gone = await svc.get(path, user);
+      expect(gone.status).toBe(410);
+      expect(gone.body.error).toMatchObject({ code: 'uploads/deleted', message: 'This upload was deleted, with its files and results.' });
+      const stranger = await svc.get(path, other);
+      const never = await svc.get(path.replace(mine, newUploadId()), other);
+      expect([stranger.status, stranger.body.error.code]).toEqual([404, 'uploads/not-found']);
+      expect(stranger.body.error.message).toBe(never.body.error.message);
+    }
 
     expect(await svc.ctx.storage.list(`uploads/${theirs}`)).toHaveLength(5);
     expect((await svc.get(`/api/checkUploadStatus/${theirs}`, other)).body.data.status).toBe('processed');

@@ -10,7 +10,8 @@ import {
   type UploadDetailsResponse,
   type UploadStatusResponse,
 } from '@frametext/contracts';
-import { conflict, notFound } from '@frametext/service-kit';
+import { AppError, conflict, notFound } from '@frametext/service-kit';
+import { wasDeletedBy } from '../data/deleted-uploads.js';
 import { countDoneFrames, findResults, findUpload, framesOf, listUploadsOf, type UploadRow } from '../data/uploads.js';
 import { uploadFolder, type ResultsContext } from './context.js';
 
@@ -18,14 +19,19 @@ import { uploadFolder, type ResultsContext } from './context.js';
 export type Viewer = { userId: string } | { demo: true };
 
 const NOT_FOUND_MESSAGE = 'No upload with this id.';
+export const DELETED_MESSAGE = 'This upload was deleted, with its files and results.';
 
-/** The upload if the viewer may see it; someone else's upload answers exactly like a missing one. */
+/**
+ * The upload if the viewer may see it; someone else's upload answers exactly like a missing one. An upload the
+ * viewer deleted (or retention removed) answers 410 `uploads/deleted`: only its owner learns it existed.
+ */
 async function visibleUpload(ctx: ResultsContext, viewer: Viewer, uploadId: string): Promise<UploadRow> {
   const ownerId = 'demo' in viewer ? DEMO_UPLOAD_ID : viewer.userId;
   if ('demo' in viewer && uploadId !== DEMO_UPLOAD_ID) throw notFound('uploads/not-found', NOT_FOUND_MESSAGE);
   const upload = await findUpload(ctx.db, uploadId);
   if (!upload || upload.user_id == null || upload.user_id !== ownerId) {
     if ('demo' in viewer) throw notFound('results/demo-not-ready', 'The demo is still being prepared. Please try again in a minute.');
+    if (!upload && (await wasDeletedBy(ctx.db, uploadId, viewer.userId))) throw new AppError(410, 'uploads/deleted', DELETED_MESSAGE);
     throw notFound('uploads/not-found', NOT_FOUND_MESSAGE);
   }
   return upload;
