@@ -12,7 +12,7 @@ import {
 } from '@frametext/contracts';
 import { AppError, conflict, notFound } from '@frametext/service-kit';
 import { wasDeletedBy } from '../data/deleted-uploads.js';
-import { countDoneFrames, findResults, findUpload, framesOf, listUploadsOf, type UploadRow } from '../data/uploads.js';
+import { countDoneFrames, countUploadsAhead, findResults, findUpload, framesOf, listUploadsOf, type UploadRow } from '../data/uploads.js';
 import { uploadFolder, type ResultsContext } from './context.js';
 
 /** Who asks: a signed-in user, or anyone for the public demo. */
@@ -40,12 +40,15 @@ async function visibleUpload(ctx: ResultsContext, viewer: Viewer, uploadId: stri
 export async function uploadStatus(ctx: ResultsContext, userId: string, uploadId: string): Promise<UploadStatusResponse> {
   const upload = await visibleUpload(ctx, { userId }, uploadId);
   const framesDone = upload.frames_total == null ? 0 : await countDoneFrames(ctx.db, uploadId, upload.frames_total);
+  // Nothing read yet: say how many uploads go first, so "0 of 56 frames" is not all the person sees.
+  const waiting = (upload.status === 'uploaded' || upload.status === 'processing') && framesDone === 0;
   return {
     data: {
       uploadID: upload.id,
       status: upload.status,
       framesDone,
       framesTotal: upload.frames_total,
+      uploadsAhead: waiting ? await countUploadsAhead(ctx.db, upload) : 0,
       failureReason: upload.status === 'failed' ? upload.failure_reason : null,
     },
   };
