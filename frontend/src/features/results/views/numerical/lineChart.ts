@@ -31,7 +31,8 @@ const background: Plugin<'line'> = {
 export function drawLineChart(canvas: HTMLCanvasElement, model: ChartModel, colours: ChartColours): Chart<'line'> {
   const xTick = (value: number | string) => (model.axis === 'time' ? formatClock(Number(value), model.timeDecimals) : String(value));
   const axisOf = new Map(model.axes.map((axis, i) => [axis.id, { axis, scaleId: `y${i}` }]));
-  // One value axis per unit, stacked top to bottom in the order the series come (top of the screen first).
+  // One value axis per unit, stacked in one picture. Chart.js stacks the first scale at the bottom: the scales are
+  // listed last axis first, so the axis of the top series on screen is drawn on top.
   const yScales = Object.fromEntries(
     model.axes.map((axis, i) => [
       `y${i}`,
@@ -46,7 +47,7 @@ export function drawLineChart(canvas: HTMLCanvasElement, model: ChartModel, colo
         grid: { color: colours.grid },
         border: { color: colours.text },
       },
-    ]),
+    ]).reverse(),
   );
   return new Chart(canvas, {
     type: 'line',
