@@ -1,4 +1,5 @@
 import type { Detection, Line, MaxValues, MediaContent, OcrFrameResult, Vertex } from '@frametext/contracts';
+import { clockDecimals, formatClock } from '@frametext/text-analysis';
 
 /*
  * Pure building blocks of an upload's results: rows of text from a frame's detections, the upload-wide
@@ -142,23 +143,16 @@ export function buildUploadResults(frames: readonly FrameForResults[], processin
   };
 }
 
-/** `m:ss` (or `h:mm:ss` from an hour on) of a time in seconds. */
-export function formatClock(seconds: number): string {
-  const whole = Math.max(0, Math.floor(seconds));
-  const h = Math.floor(whole / 3600);
-  const m = Math.floor((whole % 3600) / 60);
-  const s = String(whole % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
-}
-
 /**
  * The presentation text file: every frame (slide) in order, each headed by its number and time, its lines
  * below, and a blank line between frames. A frame without text says so, so numbering stays aligned with the images.
  */
 export function presentationText(ocrResults: readonly OcrFrameResult[]): string {
+  // m:ss, or m:ss.s when slides are under a second apart: the times the results page and every other export show.
+  const decimals = clockDecimals(ocrResults.map((r) => r.t));
   const sections = ocrResults.map((r) => {
     const body = r.text.trim() === '' ? '(no text found)' : r.text;
-    return `Slide ${r.fileIndex + 1} (${formatClock(r.t)})\n${body}`;
+    return `Slide ${r.fileIndex + 1} (${formatClock(r.t, decimals)})\n${body}`;
   });
   return `${sections.join('\n\n')}\n`;
 }
