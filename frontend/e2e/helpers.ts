@@ -93,7 +93,7 @@ export interface WizardUpload {
   files: string[];
   /** The interval option's label, e.g. 'Capture text every 1 seconds' (videos only). */
   intervalLabel?: string;
-  mediaContent?: 'numerical' | 'presentation' | 'captions';
+  mediaContent?: 'numerical' | 'presentation' | 'captions' | 'scroll';
   /** Presentation only: false turns slide detection off, so every frame at the interval is read. */
   slideDetection?: boolean;
 }

@@ -13,7 +13,7 @@ export const engineSchema = z.enum(ENGINES, { error: 'ocrType must be cloud, ser
 export const serverEngineSchema = z.enum(SERVER_ENGINES, {
   error: 'ocrType must be cloud or server here (local OCR runs in the browser and is logged with POST /logLocalUpload)',
 });
-export const mediaContentSchema = z.enum(MEDIA_CONTENTS, { error: 'mediaContent must be numerical, captions or presentation' });
+export const mediaContentSchema = z.enum(MEDIA_CONTENTS, { error: 'mediaContent must be numerical, captions, presentation or scroll' });
 export const sortPreferenceSchema = z.enum(SORT_PREFERENCES, { error: 'sortPreference must be name or timestamp' });
 export const uploadStatusSchema = z.enum(UPLOAD_STATUSES, { error: 'status must be uploading, uploaded, processing, processed or failed' });
 

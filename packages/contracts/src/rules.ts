@@ -84,10 +84,10 @@ export const UPLOAD_KINDS = ['video', 'photos', 'frames'] as const;
 export type UploadKind = (typeof UPLOAD_KINDS)[number];
 
 /**
- * Media content modes of an upload. The SPA's Region tab is `captions`; its Scroll tab is a view over any
- * upload's results, not an upload mode, so it is not listed here.
+ * Media content modes of an upload (the spec's extraction modes). The SPA's Region tab is `captions`; each mode
+ * opens the results on its own tab, and every tab can read any upload.
  */
-export const MEDIA_CONTENTS = ['numerical', 'captions', 'presentation'] as const;
+export const MEDIA_CONTENTS = ['numerical', 'captions', 'presentation', 'scroll'] as const;
 export type MediaContent = (typeof MEDIA_CONTENTS)[number];
 export const DEFAULT_MEDIA_CONTENT: MediaContent = 'numerical';
 

@@ -112,6 +112,11 @@ describe('POST /getUploadURL body', () => {
     expect(issues({ isVideo: true, uploadName: 'Two', mimeType: 'video/mp4', duration: 10, files: [files[1], files[1]] })).toEqual(['files: Please upload one .mov or .mp4 at a time.']);
   });
 
+  it('takes each of the spec\'s four modes, Scroll included, and names them when refusing another', () => {
+    expect(getUploadUrlRequestSchema.parse({ ...video, mediaContent: 'scroll' }).mediaContent).toBe('scroll');
+    expect(getUploadUrlRequestSchema.safeParse({ ...video, mediaContent: 'list' }).error?.issues[0]?.message).toBe('mediaContent must be numerical, captions, presentation or scroll');
+  });
+
   it('turns on slide detection by default in presentation mode', () => {
     expect(getUploadUrlRequestSchema.parse({ ...video, mediaContent: 'presentation' }).slideDetection).toBe(true);
     expect(getUploadUrlRequestSchema.parse({ ...video, mediaContent: 'presentation', slideDetection: false }).slideDetection).toBe(false);

@@ -302,6 +302,11 @@ export const uploadStatusResponseSchema = z.object({
     status: uploadStatusSchema,
     framesDone: z.number().int().nonnegative(),
     framesTotal: z.number().int().nonnegative().nullable(),
+    /**
+     * While none of its frames has been read: how many uploads of the same engine, uploaded before it, are still
+     * being processed (they go first in the OCR queue). 0 once its frames are being read, or when none is ahead.
+     */
+    uploadsAhead: z.number().int().nonnegative().optional(),
     /** A sentence a person can read, set when status is failed. */
     failureReason: z.string().nullable(),
   }),

@@ -1,6 +1,6 @@
 /*
- * CSV as the exports write it (RFC 4180 quoting, CRLF line ends) with the spec's injection guard: a spreadsheet
- * must never run a cell as a formula.
+ * CSV as every export writes it (RFC 4180 quoting, CRLF line ends, the UTF-8 byte-order mark first) with the spec's
+ * injection guard: a spreadsheet must never run a cell as a formula.
  */
 
 /** UTF-8 byte-order mark; spreadsheet programs need it to read the file as UTF-8. */
@@ -25,21 +25,15 @@ export function quotedCsvCell(value: string): string {
   return `"${text.replace(/"/g, '""')}"`;
 }
 
-export interface CsvOptions {
-  /** Start the file with the UTF-8 byte-order mark. */
-  bom?: boolean;
-}
-
-/** Rows of already formatted cells (see csvCell) joined into a file; ends with a line break. */
-export function csvFile(rows: readonly (readonly string[])[], options: CsvOptions = {}): string {
-  const body = rows.map((row) => row.join(',')).join('\r\n');
-  return `${options.bom ? BOM : ''}${body}\r\n`;
+/**
+ * Rows of already formatted cells (see csvCell) joined into a file: the byte-order mark first (so a spreadsheet
+ * reads accents and symbols right), a line break at the end.
+ */
+export function csvFile(rows: readonly (readonly string[])[]): string {
+  return `${BOM}${rows.map((row) => row.join(',')).join('\r\n')}\r\n`;
 }
 
 /** Rows of raw values: every cell goes through csvCell. */
-export function toCsv(rows: readonly (readonly (string | number | null | undefined)[])[], options: CsvOptions = {}): string {
-  return csvFile(
-    rows.map((row) => row.map(csvCell)),
-    options,
-  );
+export function toCsv(rows: readonly (readonly (string | number | null | undefined)[])[]): string {
+  return csvFile(rows.map((row) => row.map(csvCell)));
 }

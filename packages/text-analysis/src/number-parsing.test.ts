@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseLocaleNumber } from './number-parsing.js';
+import { commonUnit, parseChartReading, parseClockReading, parseLocaleNumber, readingUnit } from './number-parsing.js';
 
 describe('parseLocaleNumber', () => {
   it('reads English and European grouping and decimals', () => {
@@ -23,5 +23,29 @@ describe('parseLocaleNumber', () => {
     expect(parseLocaleNumber('−7')).toBe(-7);
     expect(parseLocaleNumber('')).toBeNull();
     expect(parseLocaleNumber('n/a')).toBeNull();
+  });
+});
+
+describe('times and units in readings', () => {
+  it('reads a time as seconds, not as the number before the colon', () => {
+    expect(parseClockReading('11:12')).toBe(672);
+    expect(parseClockReading('Elapsed 1:02:03')).toBe(3723);
+    expect(parseClockReading('0:45.5')).toBe(45.5);
+    expect(parseClockReading('11')).toBeNull();
+    expect(parseClockReading('12:75')).toBeNull();
+    expect(parseClockReading('1:2:3:4')).toBeNull();
+    expect(parseChartReading('11:12')).toEqual({ value: 672, isTime: true });
+    expect(parseChartReading('150 kW')).toEqual({ value: 150, isTime: false });
+    expect(parseChartReading('n/a')).toBeNull();
+  });
+
+  it('finds the unit after the first number, and the one most readings of a series show', () => {
+    expect(readingUnit('Battery 20%')).toBe('%');
+    expect(readingUnit('150 kW')).toBe('kW');
+    expect(readingUnit('12 km/h')).toBe('km/h');
+    expect(readingUnit('21 °C')).toBe('°C');
+    expect(readingUnit('150')).toBeNull();
+    expect(commonUnit(['150 kW', '149 KW', '148 kN', 'n/a'])).toBe('kW');
+    expect(commonUnit(['1', '2'])).toBeNull();
   });
 });

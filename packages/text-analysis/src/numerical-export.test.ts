@@ -30,12 +30,20 @@ describe('numerical export', () => {
     expect(power.values).toEqual(['150', '', '148']);
     expect(power.count).toBe(2);
     expect(power.originals).toBeNull();
+    // The unit comes from the text before cleaning (Numbers only dropped it from the values).
+    expect(power.unit).toBe('kW');
+    expect(battery.unit).toBe('%');
   });
 
   it('writes Frame, Time (m:ss), then the series top to bottom, names quoted', () => {
     const csv = numericalCsv(times, [power, battery]);
-    expect(csv.split('\r\n')).toEqual(['Frame,Time,"Battery","Power Block"', '1,0:00,Battery 20%,150', '2,0:05,Battery 21%,', '3,1:05,Battery 22%,148', '']);
-    expect(csv.startsWith('\uFEFF')).toBe(false);
+    expect(csv.startsWith('\uFEFF')).toBe(true);
+    expect(csv.slice(1).split('\r\n')).toEqual(['Frame,Time,"Battery","Power Block"', '1,0:00,Battery 20%,150', '2,0:05,Battery 21%,', '3,1:05,Battery 22%,148', '']);
+  });
+
+  it('shows tenths of a second in the Time column when frames are under a second apart', () => {
+    const s = seriesValues([[at('1', 0)], [at('2', 0)], [at('3', 0)]], [0, 1, 2].map((frame) => ({ frame, index: 0 })), 'N', defaultBlockSettings(''));
+    expect(numericalRows([{ t: 0 }, { t: 0.5 }, { t: 1 }], [s]).map((row) => row[1])).toEqual(['Time', '0:00.0', '0:00.5', '0:01.0']);
   });
 
   it('adds translated and original columns when the blocks carry their original text', () => {
@@ -50,7 +58,7 @@ describe('numerical export', () => {
 
   it('guards values a spreadsheet would run and quotes names with quotes', () => {
     const s = seriesValues([[at('=1+1', 0)]], [{ frame: 0, index: 0 }], 'My "best" series', defaultBlockSettings(''));
-    expect(numericalCsv([{ t: null }], [s]).split('\r\n').slice(0, 2)).toEqual(['Frame,Time,"My ""best"" series"', "1,0:00,'=1+1"]);
+    expect(numericalCsv([{ t: null }], [s]).slice(1).split('\r\n').slice(0, 2)).toEqual(['Frame,Time,"My ""best"" series"', "1,0:00,'=1+1"]);
   });
 
   it('shows the share of frames with two decimals only above 99%', () => {

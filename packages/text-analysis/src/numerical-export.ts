@@ -1,11 +1,13 @@
 import { csvCell, csvFile, quotedCsvCell } from './csv.js';
 import { boundsOf, type TextBlock } from './geometry.js';
 import type { TrackPoint } from './block-tracking.js';
+import { commonUnit } from './number-parsing.js';
 import { cleanBlockText, type BlockSettings } from './text-cleaning.js';
-import { formatClock } from './time.js';
+import { clockDecimals, formatClock } from './time.js';
 
 /*
- * The Numerical view's series and its CSV (export.csv): columns Frame, Time (m:ss), then one per series, named in
+ * The Numerical view's series and its CSV (export.csv): columns Frame, Time (m:ss, or m:ss.s when frames are
+ * under a second apart), then one per series, named in
  * quotes, ordered by the series' average vertical position on screen (top first). When any of a series' blocks
  * carries its text before translation, the series takes two columns: "<name> (translated)" and
  * "<name> (original)". One row per frame; a frame without the block leaves its cell empty.
@@ -25,6 +27,8 @@ export interface SeriesValues {
   averageY: number;
   /** Frames the block is on. */
   count: number;
+  /** The unit most of its readings show after their number, before cleaning ("%", "kW"), or null. */
+  unit: string | null;
 }
 
 /** A series' values per frame from its track points and cleaning settings. */
@@ -39,9 +43,11 @@ export function seriesValues(
   let hasOriginal = false;
   let ySum = 0;
   let count = 0;
+  const texts: string[] = [];
   for (const { frame, index } of points) {
     const block = frames[frame]?.[index];
     if (!block) continue;
+    texts.push(block.text);
     values[frame] = cleanBlockText(block.text, settings);
     if (block.originalText !== undefined) {
       hasOriginal = true;
@@ -51,7 +57,7 @@ export function seriesValues(
     ySum += box.y + box.h / 2;
     count++;
   }
-  return { name, values, originals: hasOriginal ? originals : null, averageY: count > 0 ? ySum / count : Number.POSITIVE_INFINITY, count };
+  return { name, values, originals: hasOriginal ? originals : null, averageY: count > 0 ? ySum / count : Number.POSITIVE_INFINITY, count, unit: commonUnit(texts) };
 }
 
 /** Series ordered by average vertical position, top first (stable for equal positions). */
@@ -73,9 +79,10 @@ export interface ExportFrame {
 export function numericalRows(frames: readonly ExportFrame[], series: readonly SeriesValues[]): string[][] {
   const ordered = orderByPosition(series);
   const header = ['Frame', 'Time', ...ordered.flatMap(seriesColumnNames)];
+  const decimals = clockDecimals(frames.map((f) => f.t));
   const rows = frames.map((frame, i) => [
     String(i + 1),
-    formatClock(frame.t),
+    formatClock(frame.t, decimals),
     ...ordered.flatMap((s) => (s.originals ? [s.values[i] ?? '', s.originals[i] ?? ''] : [s.values[i] ?? ''])),
   ]);
   return [header, ...rows];

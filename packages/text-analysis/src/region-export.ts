@@ -1,6 +1,6 @@
 import { BOM, toCsv } from './csv.js';
 import type { CaptionCue } from './subtitles.js';
-import { formatClock } from './time.js';
+import { clockDecimals, formatClock } from './time.js';
 
 /*
  * The Region view's exports: multi_box_captions.csv (every frame) and multi_box_captions.txt (every caption). Both start with the UTF-8
@@ -21,16 +21,11 @@ export interface RegionExportFrame {
   boxes: readonly (readonly string[])[];
 }
 
-/** Columns Frame, Time (m:ss) and one per box; each cell is the box's lines joined by " | ". */
+/** Columns Frame, Time (m:ss, or m:ss.s when frames are under a second apart) and one per box; each cell is the box's lines joined by " | ". */
 export function regionCsv(boxNames: readonly string[], frames: readonly RegionExportFrame[]): string {
-  const rows = frames.map((f) => [f.number, formatClock(f.t), ...boxNames.map((_, i) => (f.boxes[i] ?? []).join(REGION_LINE_JOINER))]);
-  return toCsv([['Frame', 'Time', ...boxNames], ...rows], { bom: true });
-}
-
-/** m:ss.t (tenths of a second), for cue times. */
-export function cueClock(seconds: number): string {
-  const tenths = Math.max(0, Math.round(seconds * 10));
-  return `${formatClock(Math.floor(tenths / 10))}.${tenths % 10}`;
+  const decimals = clockDecimals(frames.map((f) => f.t));
+  const rows = frames.map((f) => [f.number, formatClock(f.t, decimals), ...boxNames.map((_, i) => (f.boxes[i] ?? []).join(REGION_LINE_JOINER))]);
+  return toCsv([['Frame', 'Time', ...boxNames], ...rows]);
 }
 
 /**
@@ -40,6 +35,6 @@ export function cueClock(seconds: number): string {
 export function regionTxt(boxNames: readonly string[], cuesByBox: readonly (readonly CaptionCue[])[]): string {
   const all = boxNames.flatMap((name, box) => (cuesByBox[box] ?? []).map((cue) => ({ name, box, cue })));
   all.sort((a, b) => a.cue.start - b.cue.start || a.box - b.box);
-  const sections = all.map(({ name, cue }) => `${name} ${cueClock(cue.start)} to ${cueClock(cue.end)}\n${cue.text}`);
+  const sections = all.map(({ name, cue }) => `${name} ${formatClock(cue.start, 1)} to ${formatClock(cue.end, 1)}\n${cue.text}`);
   return `${BOM}${sections.join('\n\n')}${sections.length ? '\n' : ''}`;
 }

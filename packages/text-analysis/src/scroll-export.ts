@@ -1,6 +1,6 @@
 import { toCsv } from './csv.js';
 import type { ListItem } from './scroll-duplicates.js';
-import { formatClock } from './time.js';
+import { clockDecimals, formatClock } from './time.js';
 
 /*
  * The Scroll view's exports: the unique list or every item found, as CSV (with a byte-order mark, so spreadsheet
@@ -34,12 +34,13 @@ export interface ListItemsCsvOptions {
 export function listItemsCsv(items: readonly ListItem[], options: ListItemsCsvOptions = {}): string {
   const lineColumns = items.reduce((n, item) => Math.max(n, item.texts.length), 0);
   const header = ['#', 'Frame', 'Time', 'Content', 'Match', ...(options.withUniqueColumn ? ['Unique item'] : []), ...Array.from({ length: lineColumns }, (_, i) => `Line ${i + 1}`)];
+  const decimals = clockDecimals(options.times ?? []);
   const rows = items.map((item, i) => {
     const t = options.times?.[item.frameIndex];
     const lines = Array.from({ length: lineColumns }, (_, j) => item.texts[j] ?? '');
-    return [i + 1, item.frame, t === null || t === undefined ? '' : formatClock(t), itemContent(item), matchPercent(item.similarity), ...(options.withUniqueColumn ? [item.uniqueId] : []), ...lines];
+    return [i + 1, item.frame, t === null || t === undefined ? '' : formatClock(t, decimals), itemContent(item), matchPercent(item.similarity), ...(options.withUniqueColumn ? [item.uniqueId] : []), ...lines];
   });
-  return toCsv([header, ...rows], { bom: true });
+  return toCsv([header, ...rows]);
 }
 
 /** Plain text: each item's lines, items separated by a blank line. */

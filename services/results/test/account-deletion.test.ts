@@ -28,8 +28,13 @@ describe('user.deleted.v1', () => {
     const processing = await uploadOf(me, 3, 1);
     const theirs = await uploadOf(other, 2, 2);
     expect((await svc.get('/api/getUploads', me)).body.data.uploads).toHaveLength(2);
+    // One deleted earlier by the person: which uploads they deleted goes with the account too.
+    const deletedBefore = await uploadOf(me, 1, 1);
+    expect((await svc.post('/api/deleteUploads', { uploads: [deletedBefore], deleteUploads: true }, me)).status).toBe(200);
+    expect(await svc.db('deleted_uploads').where({ user_id: me })).toHaveLength(1);
 
     await deliver('user.deleted.v1', accountDeleted(me));
+    expect(await svc.db('deleted_uploads').where({ user_id: me })).toEqual([]);
 
     expect((await svc.get('/api/getUploads', me)).body.data.uploads).toEqual([]);
     for (const id of [processed, processing]) {
@@ -38,9 +43,9 @@ describe('user.deleted.v1', () => {
       expect(await svc.db('purges').where({ upload_id: id }).first()).toMatchObject({ kind: 'deleted' });
       await eventually(async () => (await filesOf(id)).length === 0);
     }
-    await eventually(() => deletedEvents(me).length === 2);
+    await eventually(() => deletedEvents(me).length === 3);
     expect(deletedEvents(me).map((e) => e.data).sort((a, b) => a.uploadId.localeCompare(b.uploadId))).toEqual(
-      [processed, processing].sort().map((uploadId) => ({ uploadId, userId: me })),
+      [processed, processing, deletedBefore].sort().map((uploadId) => ({ uploadId, userId: me })),
     );
     expect((await svc.get('/api/getUploads', other)).body.data.uploads.map((u: { id: string }) => u.id)).toEqual([theirs]);
     expect(await filesOf(theirs)).not.toEqual([]);

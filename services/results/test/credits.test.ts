@@ -41,7 +41,8 @@ describe('deleting an upload mid-processing', () => {
     await deliver('upload.completed.v1', completed(id, user));
     expect(await row(id)).toBeUndefined();
     expect(await svc.db('frames').where({ upload_id: id })).toEqual([]);
-    expect((await svc.get(`/api/checkUploadStatus/${id}`, user)).status).toBe(404);
+    // Still deleted to its owner.
+    expect((await svc.get(`/api/checkUploadStatus/${id}`, user)).status).toBe(410);
     expect((await svc.get('/api/getUploads', user)).body.data.uploads).toEqual([]);
     expect(published('upload.processed.v1', id)).toEqual([]);
   });

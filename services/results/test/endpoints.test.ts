@@ -81,6 +81,36 @@ describe('results endpoints', () => {
     }
   });
 
+  it('says how many uploads are ahead in the queue while none of an upload\'s frames has been read', async () => {
+    const status = async (id: string, user: string) => (await svc.get(`/api/checkUploadStatus/${id}`, user)).body.data;
+    const [first, second] = [newUploadId(), newUploadId()];
+    const [alice, bob] = [newUserId(), newUserId()];
+    await svc.publish('upload.completed.v1', completed(first, alice, { engine: 'cloud' }));
+    await svc.publish('frames.extracted.v1', extracted(first, 2));
+    await eventually(async () => (await status(first, alice))?.framesTotal === 2);
+    await svc.publish('upload.completed.v1', completed(second, bob, { engine: 'cloud' }));
+    await svc.publish('frames.extracted.v1', extracted(second, 2));
+    await eventually(async () => (await status(second, bob))?.framesTotal === 2);
+
+    // Other tests' unfinished uploads may be ahead of both: the second has exactly one more, the first.
+    const aheadOfFirst = (await status(first, alice)).uploadsAhead;
+    expect(await status(second, bob)).toMatchObject({ status: 'processing', framesDone: 0, uploadsAhead: aheadOfFirst + 1 });
+    // Another engine's queue is not this one's.
+    const server = newUploadId();
+    await svc.publish('upload.completed.v1', completed(server, bob, { engine: 'server' }));
+    await eventually(async () => (await status(server, bob))?.status === 'uploaded');
+    expect((await status(second, bob)).uploadsAhead).toBe(aheadOfFirst + 1);
+
+    // The first is done: one fewer ahead of the second.
+    for (const i of [0, 1]) await svc.publish('ocr.completed.v1', ocr(first, i, [detection('x', 0)]));
+    await eventually(async () => (await status(first, alice)).status === 'processed');
+    expect((await status(second, bob)).uploadsAhead).toBe(aheadOfFirst);
+    // Its frames are being read: it waits for nobody any more.
+    await svc.publish('ocr.completed.v1', ocr(second, 0, [detection('y', 0)]));
+    await eventually(async () => (await status(second, bob)).framesDone === 1);
+    expect((await status(second, bob)).uploadsAhead).toBe(0);
+  });
+
   it("refuses calls without the user's own access token (401), whatever headers they carry, and bad queries (400)", async () => {
     expect((await svc.get('/api/getUploads')).status).toBe(401);
     expect((await svc.get(`/api/checkUploadStatus/${newUploadId()}`)).status).toBe(401);
@@ -111,7 +141,16 @@ describe('results endpoints', () => {
     expect(await svc.db('uploads').where({ id: mine }).first()).toBeUndefined();
     expect(await svc.db('frames').where({ upload_id: mine })).toEqual([]);
     expect(await svc.db('upload_results').where({ upload_id: mine })).toEqual([]);
-    expect((await svc.get(`/api/checkUploadStatus/${mine}`, user)).status).toBe(404);
+    // Its owner is told it was deleted; anyone else gets the answer of an id that never existed.
+    for (const path of [`/api/checkUploadStatus/${mine}`, `/api/getUploadDetails/${mine}`, `/api/getUploadDetailsOld/${mine}`]) {
+      const gone = await svc.get(path, user);
+      expect(gone.status).toBe(410);
+      expect(gone.body.error).toMatchObject({ code: 'uploads/deleted', message: 'This upload was deleted, with its files and results.' });
+      const stranger = await svc.get(path, other);
+      const never = await svc.get(path.replace(mine, newUploadId()), other);
+      expect([stranger.status, stranger.body.error.code]).toEqual([404, 'uploads/not-found']);
+      expect(stranger.body.error.message).toBe(never.body.error.message);
+    }
 
     expect(await svc.ctx.storage.list(`uploads/${theirs}`)).toHaveLength(5);
     expect((await svc.get(`/api/checkUploadStatus/${theirs}`, other)).body.data.status).toBe('processed');

@@ -22,7 +22,7 @@ describe('an upload going through the pipeline', () => {
     await svc.publish('upload.completed.v1', completed(id, user));
     await eventually(async () => (await status(id, user))?.status === 'uploaded');
     const first = await svc.get(`/api/checkUploadStatus/${id}`, user);
-    expect(uploadStatusResponseSchema.parse(first.body)).toEqual({ data: { uploadID: id, status: 'uploaded', framesDone: 0, framesTotal: null, failureReason: null } });
+    expect(uploadStatusResponseSchema.parse(first.body)).toEqual({ data: { uploadID: id, status: 'uploaded', framesDone: 0, framesTotal: null, uploadsAhead: expect.any(Number), failureReason: null } });
 
     await svc.publish('frames.extracted.v1', extracted(id, 3));
     await eventually(async () => (await status(id, user))?.status === 'processing');
@@ -132,7 +132,7 @@ describe('an upload going through the pipeline', () => {
     await svc.publish('upload.completed.v1', completed(id, user));
     await svc.publish('upload.failed.v1', { uploadId: id, userId: user, stage: 'extraction', reason: 'The video could not be read: it has no video track.' });
     await eventually(async () => (await status(id, user))?.status === 'failed');
-    expect(await status(id, user)).toEqual({ uploadID: id, status: 'failed', framesDone: 0, framesTotal: null, failureReason: 'The video could not be read: it has no video track.' });
+    expect(await status(id, user)).toEqual({ uploadID: id, status: 'failed', framesDone: 0, framesTotal: null, uploadsAhead: 0, failureReason: 'The video could not be read: it has no video track.' });
     const details = await svc.get(`/api/getUploadDetails/${id}`, user);
     expect(details.status).toBe(409);
     expect(details.body.error).toMatchObject({ code: 'results/failed' });

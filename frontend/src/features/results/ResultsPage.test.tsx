@@ -104,6 +104,16 @@ describe('ResultsPage', () => {
     expect(screen.getByRole('link', { name: /Back to Uploads/ })).toBeInTheDocument();
   });
 
+  it('says a deleted upload was deleted (410), with no Try again and no "not yet available"', async () => {
+    serve({ 'GET /api/getUploadDetails/u-gone': () => json({ error: { code: 'uploads/deleted', message: 'This upload was deleted, with its files and results.' } }, 410) });
+    const { toasts } = renderAt('/view-upload/u-gone');
+    expect(await screen.findByText('This upload was deleted.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+    expect(screen.queryByText(/not yet available|Unable to load/)).not.toBeInTheDocument();
+    expect(toasts()).toEqual([]);
+    expect(screen.getByRole('link', { name: /Back to Uploads/ })).toBeInTheDocument();
+  });
+
   it('passes on the reason of a failed upload', async () => {
     serve({ 'GET /api/getUploadDetails/u-3': () => json({ error: { code: 'results/failed', message: 'The video could not be read.' } }, 409) });
     renderAt('/view-upload/u-3');

@@ -13,6 +13,7 @@ import { viewFromDetails, viewFromLocal } from './model';
 export const NOT_READY_TOAST = 'Results not yet available.';
 export const NO_RESULTS_TOAST = 'No results found.';
 const UNABLE_INLINE = 'Unable to load upload details yet.';
+export const DELETED_TITLE = 'This upload was deleted.';
 const BACK = { to: '/uploads', label: 'Back to Uploads' };
 
 /**
@@ -50,14 +51,31 @@ export default function ResultsPage() {
       ? errorMessage(server.error, NOT_READY_TOAST)
       : null;
 
+  // 410: the signed-in owner deleted it (or retention did); nothing comes back by trying again.
+  const deleted = !isLocal && server.isError && (server.error as { status?: unknown } | undefined)?.status === 410;
+
   useEffect(() => {
-    if (failure !== null) dispatch(toastShown(older ? NO_RESULTS_TOAST : NOT_READY_TOAST, 'error'));
-  }, [failure, older, dispatch]);
+    if (failure !== null && !deleted) dispatch(toastShown(older ? NO_RESULTS_TOAST : NOT_READY_TOAST, 'error'));
+  }, [failure, deleted, older, dispatch]);
 
   return (
     <div className="page container">
       {loading && <ResultsLoading label="Loading results" />}
-      {!loading && failure !== null && (
+      {!loading && deleted && (
+        <div className="stack">
+          <Link className="results__back" to={BACK.to}>
+            ← {BACK.label}
+          </Link>
+          <h1>Results</h1>
+          <div className="alert alert--info" role="status">
+            <p>
+              <strong>{DELETED_TITLE}</strong>
+            </p>
+            <p>Its files and results are gone. Your other uploads are on the uploads page.</p>
+          </div>
+        </div>
+      )}
+      {!loading && failure !== null && !deleted && (
         <div className="stack">
           <Link className="results__back" to={BACK.to}>
             ← {BACK.label}

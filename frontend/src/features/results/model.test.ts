@@ -14,6 +14,8 @@ describe('viewFromDetails', () => {
     expect(view.frames[1]!.detections[0]!.vertices[0]).toEqual({ x: 110, y: 50 });
     expect(view).toMatchObject({ mediaContent: 'numerical', demo: false, local: false, hasConfidence: false, resultsUrl: null });
     expect(DEFAULT_VIEW[view.mediaContent]).toBe('numerical');
+    expect(viewFromDetails('s', sampleDetails({ mediaContent: 'scroll' }))).toMatchObject({ processingType: 'Scroll' });
+    expect(DEFAULT_VIEW.scroll).toBe('scroll');
   });
 
   it('falls back to the lines, then the detections, when a frame has no reading', () => {
@@ -37,6 +39,11 @@ describe('hasAnyText and frameLabel', () => {
     const view = viewFromDetails('u-1', sampleDetails({}, ['', 'SOC 81%']));
     expect(hasAnyText(view)).toBe(true);
     expect(frameLabel(view, 1)).toBe('Frame 2 (0:05)');
+    // Frames half a second apart tell their times apart.
+    const quick = sampleDetails();
+    quick.results.ocrResults = quick.results.ocrResults!.map((r, i) => ({ ...r, t: 12 + i * 0.5 }));
+    const fast = viewFromDetails('u-2', quick);
+    expect([frameLabel(fast, 0), frameLabel(fast, 1)]).toEqual(['Frame 1 (0:12.0)', 'Frame 2 (0:12.5)']);
     expect(hasAnyText(viewFromDetails('u-1', sampleDetails({}, ['', ''])))).toBe(false);
   });
 

@@ -1,5 +1,5 @@
 import type { Detection, Line, MediaContent, UploadDetailsResponse } from '@frametext/contracts';
-import { formatClock, frameTimeFromUrl } from '@frametext/text-analysis';
+import { clockDecimals, formatClock, frameTimeFromUrl } from '@frametext/text-analysis';
 import type { LocalRecord, LocalWord } from '../../lib/localRecords';
 
 /*
@@ -38,14 +38,16 @@ export interface ResultsView {
   demo: boolean;
   /** True for local- runs read from the browser's database. */
   local: boolean;
+  /** Digits after the second's point in frame times (m:ss.s when frames are under a second apart), as exports. */
+  timeDecimals: number;
   /** True when any detection carries a confidence (the Required Confidence slider shows only then). */
   hasConfidence: boolean;
 }
 
-const PROCESSING_TYPES: Record<MediaContent, string> = { numerical: 'Numerical', captions: 'Region (captions)', presentation: 'Presentation' };
+const PROCESSING_TYPES: Record<MediaContent, string> = { numerical: 'Numerical', captions: 'Region (captions)', presentation: 'Presentation', scroll: 'Scroll' };
 
 /** The tab a view opens on: the one made for the upload's media content. */
-export const DEFAULT_VIEW: Record<MediaContent, ViewName> = { numerical: 'numerical', captions: 'region', presentation: 'presentation' };
+export const DEFAULT_VIEW: Record<MediaContent, ViewName> = { numerical: 'numerical', captions: 'region', presentation: 'presentation', scroll: 'scroll' };
 
 function validDate(value: Date): Date | null {
   return Number.isNaN(value.getTime()) ? null : value;
@@ -76,6 +78,7 @@ export function viewFromDetails(uploadID: string, details: UploadDetailsResponse
     resultsUrl: results.resultsUrl ?? null,
     demo: options.demo ?? false,
     local: false,
+    timeDecimals: clockDecimals(frames.map((f) => f.t)),
     hasConfidence: anyConfidence(frames),
   };
 }
@@ -159,17 +162,21 @@ export function viewFromLocal(record: LocalRecord): ResultsView {
     resultsUrl: null,
     demo: false,
     local: true,
+    timeDecimals: clockDecimals(frames.map((f) => f.t)),
     hasConfidence: anyConfidence(frames),
   };
 }
 
 export const hasAnyText = (view: ResultsView) => view.frames.some((f) => f.text.length > 0 || f.detections.length > 0);
 
-/** m:ss (or h:mm:ss) for a time in seconds. */
-export const formatTime = formatClock;
+/** A video frame's time as m:ss (m:ss.s when frames are under a second apart); null for photos or without a time. */
+export function frameTime(view: ResultsView, index: number): string | null {
+  const t = view.frames[index]?.t;
+  return t != null && view.format === 'Video' ? formatClock(t, view.timeDecimals) : null;
+}
 
 export function frameLabel(view: ResultsView, index: number): string {
-  const frame = view.frames[index];
   const noun = view.format === 'Video' ? 'Frame' : 'Picture';
-  return frame?.t != null && view.format === 'Video' ? `${noun} ${index + 1} (${formatClock(frame.t)})` : `${noun} ${index + 1}`;
+  const time = frameTime(view, index);
+  return time === null ? `${noun} ${index + 1}` : `${noun} ${index + 1} (${time})`;
 }

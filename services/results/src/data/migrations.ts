@@ -102,4 +102,17 @@ export const resultsMigrations: Migration[] = [
       });
     },
   },
+  {
+    // Uploads their owners deleted (or retention removed), with the owner: the results page of a deleted upload
+    // says so to its owner (410) instead of "not found", while anyone else still gets the same 404 as for an id that
+    // never existed. Account deletion removes the person's rows.
+    name: '0005_results_deleted_uploads',
+    async up(db) {
+      await db.schema.createTable('deleted_uploads', (t) => {
+        t.string('upload_id', 128).primary();
+        t.string('user_id', 128).notNullable().index();
+        t.timestamp('deleted_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+    },
+  },
 ];

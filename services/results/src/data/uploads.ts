@@ -162,6 +162,23 @@ export async function countDoneFrames(db: Knex | Knex.Transaction, uploadId: str
   return Number(row?.n ?? 0);
 }
 
+/**
+ * Uploads ahead of `upload` in its engine's OCR queue: others of the same engine still uploaded or processing
+ * (frames being extracted or waiting to be read) that were uploaded before it. Frames are read in the order they
+ * were queued, so these go first.
+ */
+export async function countUploadsAhead(db: Knex | Knex.Transaction, upload: Pick<UploadRow, 'id' | 'engine' | 'uploaded_at' | 'created_at'>): Promise<number> {
+  if (upload.engine === null) return 0;
+  const row = await db('uploads')
+    .whereIn('status', ['uploaded', 'processing'])
+    .where({ engine: upload.engine })
+    .whereNot({ id: upload.id })
+    .whereRaw('coalesce(uploaded_at, created_at) < ?', [upload.uploaded_at ?? upload.created_at])
+    .count({ n: '*' })
+    .first();
+  return Number(row?.n ?? 0);
+}
+
 export async function framesOf(db: Knex | Knex.Transaction, uploadId: string, framesTotal?: number | null): Promise<FrameRow[]> {
   const q = db<FrameRow>('frames').where({ upload_id: uploadId }).orderBy('frame_index');
   if (framesTotal != null) q.where('frame_index', '<', framesTotal);

@@ -1,5 +1,6 @@
 import { DEMO_UPLOAD_ID, type DeleteUploadsResponse, type EventData } from '@frametext/contracts';
 import { enqueueEvent, type Knex } from '@frametext/service-kit';
+import { forgetDeletedUploadsOf, rememberDeletedUpload } from '../data/deleted-uploads.js';
 import { rememberDeletedUser } from '../data/deleted-users.js';
 import { claimDuePurges, dropPurge, markDeleted, reschedulePurge } from '../data/purges.js';
 import { deleteUploadRow, lockCreatedBefore, lockOwnedUploads, lockUploadsOf, type UploadOwner } from '../data/uploads.js';
@@ -16,9 +17,11 @@ const BATCH = 100;
  * purge job empties it again while the tombstone lasts, since a worker still running may write frames after it.
  */
 
-async function deleteIn(trx: Knex.Transaction, uploads: readonly UploadOwner[]): Promise<void> {
+async function deleteIn(trx: Knex.Transaction, uploads: readonly UploadOwner[], remember: boolean): Promise<void> {
   for (const u of uploads) {
     await markDeleted(trx, u.id);
+    // Its owner's link to it then says it was deleted (410), not that it never was.
+    if (remember && u.user_id) await rememberDeletedUpload(trx, u.id, u.user_id);
     await deleteUploadRow(trx, u.id);
     // An upload nobody owns yet (only frames arrived, never upload.completed.v1) has no hold anyone could name.
     if (u.user_id) await enqueueEvent(trx, 'upload.deleted.v1', { uploadId: u.id, userId: u.user_id });
@@ -42,7 +45,7 @@ async function purgeNow(ctx: ResultsContext, ids: readonly string[]): Promise<vo
 export async function deleteUploads(ctx: ResultsContext, userId: string, ids: readonly string[]): Promise<DeleteUploadsResponse> {
   const deleted = await ctx.db.transaction(async (trx) => {
     const mine = await lockOwnedUploads(trx, userId, ids);
-    await deleteIn(trx, mine);
+    await deleteIn(trx, mine, true);
     return mine.map((u) => u.id);
   });
   await purgeNow(ctx, deleted);
@@ -60,7 +63,8 @@ export async function deleteUploads(ctx: ResultsContext, userId: string, ids: re
 export async function deleteAccountUploads(ctx: ResultsContext, scope: HandlerScope, data: EventData<'user.deleted.v1'>): Promise<string[]> {
   const firstTime = await rememberDeletedUser(scope.trx, data.uid, new Date(data.deletedAt));
   const uploads = await lockUploadsOf(scope.trx, data.uid);
-  await deleteIn(scope.trx, uploads);
+  await deleteIn(scope.trx, uploads, false);
+  await forgetDeletedUploadsOf(scope.trx, data.uid);
   const ids = uploads.map((u) => u.id);
   if (ids.length > 0) scope.afterCommit(() => purgeNow(ctx, ids));
   scope.log.info({ userId: data.uid, uploads: ids, firstTime }, 'account deleted: its uploads are deleted');
@@ -73,7 +77,7 @@ export async function deleteAccountUploads(ctx: ResultsContext, scope: HandlerSc
  * it with the upload's row locked.
  */
 export async function deleteOnArrival(ctx: ResultsContext, scope: HandlerScope, upload: UploadOwner & { user_id: string }): Promise<void> {
-  await deleteIn(scope.trx, [upload]);
+  await deleteIn(scope.trx, [upload], false);
   scope.afterCommit(() => purgeNow(ctx, [upload.id]));
   scope.log.info({ uploadId: upload.id, userId: upload.user_id }, 'upload of a deleted account arrived; deleted');
 }
@@ -85,7 +89,7 @@ export async function runRetention(ctx: ResultsContext, now: Date = new Date()):
   for (;;) {
     const batch = await ctx.db.transaction(async (trx) => {
       const old = await lockCreatedBefore(trx, cutoff, [DEMO_UPLOAD_ID], BATCH);
-      await deleteIn(trx, old);
+      await deleteIn(trx, old, true);
       return old.map((u) => u.id);
     });
     await purgeNow(ctx, batch);

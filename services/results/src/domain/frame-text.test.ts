@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Detection } from '@frametext/contracts';
-import { buildUploadResults, formatClock, groupLines, presentationText } from './frame-text.js';
+import { buildUploadResults, groupLines, presentationText } from './frame-text.js';
 
 /** A detection whose box spans x..x+w, y..y+h. */
 function det(text: string, x: number, y: number, w: number, h: number, confidence?: number): Detection {
@@ -111,9 +111,11 @@ describe('presentationText', () => {
     expect(presentationText(ocrResults)).toBe('Slide 1 (0:04)\nQuarterly review\n• Revenue grew in every region\n• Costs stayed flat\n\nSlide 2 (0:08)\nNext steps\n*Note: dates may move\n');
   });
 
-  it('formats clock times', () => {
-    expect(formatClock(0)).toBe('0:00');
-    expect(formatClock(59.9)).toBe('0:59');
-    expect(formatClock(600)).toBe('10:00');
+  it('shows tenths of a second when slides are under a second apart, as the results page does', () => {
+    const { ocrResults } = buildUploadResults(
+      [0, 500, 1_000].map((timestampMs) => ({ timestampMs, detections: [det('Slide', 0, 0, 100, 30)] })),
+      'presentation',
+    );
+    expect(presentationText(ocrResults).split('\n').filter((l) => l.startsWith('Slide '))).toEqual(['Slide 1 (0:00.0)', 'Slide 2 (0:00.5)', 'Slide 3 (0:01.0)']);
   });
 });

@@ -1,5 +1,5 @@
 import type { Detection, Line, MaxValues, MediaContent, OcrFrameResult, Vertex } from '@frametext/contracts';
-import { earlierBuilds, normaliseBullets } from '@frametext/text-analysis';
+import { clockDecimals, earlierBuilds, formatClock, normaliseBullets } from '@frametext/text-analysis';
 
 /*
  * Pure building blocks of an upload's results: rows of text from a frame's detections, the upload-wide
@@ -143,15 +143,6 @@ export function buildUploadResults(frames: readonly FrameForResults[], processin
   };
 }
 
-/** `m:ss` (or `h:mm:ss` from an hour on) of a time in seconds. */
-export function formatClock(seconds: number): string {
-  const whole = Math.max(0, Math.floor(seconds));
-  const h = Math.floor(whole / 3600);
-  const m = Math.floor((whole % 3600) / 60);
-  const s = String(whole % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
-}
-
 /** A frame's lines as the Presentation text shows them: trimmed, no blank ones, bullets written `•`. */
 export function presentationLines(text: string): string[] {
   return normaliseBullets(text.split('\n').map((l) => l.trim()).filter(Boolean));
@@ -166,8 +157,10 @@ export function presentationLines(text: string): string[] {
 export function presentationText(ocrResults: readonly OcrFrameResult[]): string {
   const lines = ocrResults.map((r) => presentationLines(r.text));
   const builds = earlierBuilds(lines.map((l) => l.join('\n')));
+  // m:ss, or m:ss.s when frames are under a second apart: the times the results page and every other export show.
+  const decimals = clockDecimals(ocrResults.map((r) => r.t));
   const slides = ocrResults.flatMap((r, i) => (builds[i] ? [] : [{ t: r.t, body: lines[i]! }]));
-  const sections = slides.map(({ t, body }, n) => `Slide ${n + 1} (${formatClock(t)})\n${body.length ? body.join('\n') : '(no text found)'}`);
+  const sections = slides.map(({ t, body }, n) => `Slide ${n + 1} (${formatClock(t, decimals)})\n${body.length ? body.join('\n') : '(no text found)'}`);
   return `${sections.join('\n\n')}\n`;
 }
 

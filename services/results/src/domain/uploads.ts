@@ -10,22 +10,28 @@ import {
   type UploadDetailsResponse,
   type UploadStatusResponse,
 } from '@frametext/contracts';
-import { conflict, notFound } from '@frametext/service-kit';
-import { countDoneFrames, findResults, findUpload, framesOf, listUploadsOf, type UploadRow } from '../data/uploads.js';
+import { AppError, conflict, notFound } from '@frametext/service-kit';
+import { wasDeletedBy } from '../data/deleted-uploads.js';
+import { countDoneFrames, countUploadsAhead, findResults, findUpload, framesOf, listUploadsOf, type UploadRow } from '../data/uploads.js';
 import { uploadFolder, type ResultsContext } from './context.js';
 
 /** Who asks: a signed-in user, or anyone for the public demo. */
 export type Viewer = { userId: string } | { demo: true };
 
 const NOT_FOUND_MESSAGE = 'No upload with this id.';
+export const DELETED_MESSAGE = 'This upload was deleted, with its files and results.';
 
-/** The upload if the viewer may see it; someone else's upload answers exactly like a missing one. */
+/**
+ * The upload if the viewer may see it; someone else's upload answers exactly like a missing one. An upload the
+ * viewer deleted (or retention removed) answers 410 `uploads/deleted`: only its owner learns it existed.
+ */
 async function visibleUpload(ctx: ResultsContext, viewer: Viewer, uploadId: string): Promise<UploadRow> {
   const ownerId = 'demo' in viewer ? DEMO_UPLOAD_ID : viewer.userId;
   if ('demo' in viewer && uploadId !== DEMO_UPLOAD_ID) throw notFound('uploads/not-found', NOT_FOUND_MESSAGE);
   const upload = await findUpload(ctx.db, uploadId);
   if (!upload || upload.user_id == null || upload.user_id !== ownerId) {
     if ('demo' in viewer) throw notFound('results/demo-not-ready', 'The demo is still being prepared. Please try again in a minute.');
+    if (!upload && (await wasDeletedBy(ctx.db, uploadId, viewer.userId))) throw new AppError(410, 'uploads/deleted', DELETED_MESSAGE);
     throw notFound('uploads/not-found', NOT_FOUND_MESSAGE);
   }
   return upload;
@@ -34,12 +40,15 @@ async function visibleUpload(ctx: ResultsContext, viewer: Viewer, uploadId: stri
 export async function uploadStatus(ctx: ResultsContext, userId: string, uploadId: string): Promise<UploadStatusResponse> {
   const upload = await visibleUpload(ctx, { userId }, uploadId);
   const framesDone = upload.frames_total == null ? 0 : await countDoneFrames(ctx.db, uploadId, upload.frames_total);
+  // Nothing read yet: say how many uploads go first, so "0 of 56 frames" is not all the person sees.
+  const waiting = (upload.status === 'uploaded' || upload.status === 'processing') && framesDone === 0;
   return {
     data: {
       uploadID: upload.id,
       status: upload.status,
       framesDone,
       framesTotal: upload.frames_total,
+      uploadsAhead: waiting ? await countUploadsAhead(ctx.db, upload) : 0,
       failureReason: upload.status === 'failed' ? upload.failure_reason : null,
     },
   };

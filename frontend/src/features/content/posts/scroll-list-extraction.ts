@@ -26,9 +26,9 @@ export const scrollListExtraction: Post = {
     {
       kind: 'steps',
       items: [
-        'In the [upload wizard](/upload), choose the recording. Scroll is a view over the results rather than an upload mode, so keep the default Numerical content.',
+        'In the [upload wizard](/upload), choose the recording and pick Scroll as the media content.',
         'Set a short interval: half a second suits a steady scroll. A one-minute recording at half a second is 120 frames, 12 credits on the Basic engine.',
-        'Upload, then open the results and switch to the Scroll tab.',
+        'Upload, then open the results: they open on the Scroll tab.',
         'Move to a frame where one complete item is visible. Drag the purple template box over it and resize it by its corners so it holds the whole item and nothing from its neighbours.',
         'Press Lock Template, then Detect Items. The results table lists every match with its frame, its text and how closely it matched.',
         'Tick Ignore duplicates, and adjust the duplicate threshold if the same item is listed twice with slightly different readings.',

@@ -23,6 +23,7 @@ const MODES: { value: MediaContent; label: string; hint: string }[] = [
   { value: 'numerical', label: 'Numerical', hint: 'Numbers and text blocks kept in place and tracked across frames: dashboards, gauges, telemetry.' },
   { value: 'presentation', label: 'Presentation', hint: 'Readable lines and paragraphs per frame: slides, documents, lectures.' },
   { value: 'captions', label: 'Captions (Region)', hint: 'Text inside a box you draw, by timestamp: subtitles and captions, with optional translation.' },
+  { value: 'scroll', label: 'Scroll', hint: 'A list that scrolls past on screen (a feed, a catalogue): box one item and every item of the list is found.' },
 ];
 
 // Select values cannot be null: '' stands for the entries without a code (Auto, Same).

@@ -21,7 +21,16 @@ function pollProblem(error: unknown): string | null {
   return `${errorMessage(error)} Still checking every few seconds.`;
 }
 
-/** Step 2: frames done out of frames total, polled until the upload is processed or has failed. */
+/** "Waiting in the queue: 2 uploads ahead" while none of the frames has been read and others go first. */
+export function queueNotice(framesDone: number, uploadsAhead: number | undefined): string | null {
+  if (framesDone > 0 || !uploadsAhead) return null;
+  return `Waiting in the queue: ${uploadsAhead} ${uploadsAhead === 1 ? 'upload' : 'uploads'} ahead`;
+}
+
+/**
+ * Step 2: frames done out of frames total, polled until the upload is processed or has failed; while its frames
+ * wait behind other uploads, how many are ahead.
+ */
 export function ProcessingStep({ upload, pollMs, onProcessed, onStartOver }: ProcessingStepProps) {
   const [settled, setSettled] = useState(false);
   const { data, error } = useCheckUploadStatusQuery(upload.uploadID, { pollingInterval: settled ? 0 : pollMs, skipPollingIfUnfocused: false });
@@ -55,6 +64,7 @@ export function ProcessingStep({ upload, pollMs, onProcessed, onStartOver }: Pro
   const total = data?.framesTotal ?? null;
   const done = data?.framesDone ?? 0;
   const problem = pollProblem(error);
+  const queued = queueNotice(done, data?.uploadsAhead);
   const { framesRequested, maxFrames } = upload.quote;
   return (
     <section className="stack" aria-labelledby="processing-heading">
@@ -66,6 +76,11 @@ export function ProcessingStep({ upload, pollMs, onProcessed, onStartOver }: Pro
         indeterminate={!total}
         detail={total ? `${done} of ${total} frames` : 'Extracting frames…'}
       />
+      {queued && (
+        <p className="alert alert--info" role="status">
+          {queued}. Your frames are read as soon as a reader is free; it can take a few minutes.
+        </p>
+      )}
       {problem && (
         <p className="muted" role="status">
           {problem}

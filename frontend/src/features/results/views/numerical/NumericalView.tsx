@@ -1,7 +1,5 @@
 import { useCallback, useMemo, useReducer, useState } from 'react';
-import { DEFAULT_TRACKING_SETTINGS, defaultSeriesName, orderByPosition, trackBlocks, type BlockSettings, type Track, type TrackingSettings } from '@frametext/text-analysis';
-import { useAppDispatch } from '../../../../lib/store';
-import { toastShown } from '../../../../lib/ui';
+import { DEFAULT_TRACKING_SETTINGS, defaultSeriesName, trackBlocks, type BlockSettings, type Track, type TrackingSettings } from '@frametext/text-analysis';
 import { Spinner } from '../../../../components/Spinner';
 import { FrameSlider, LIVE_SLIDER_LIMIT } from '../../components/FrameSlider';
 import { FrameStage } from '../../components/FrameStage';
@@ -14,20 +12,17 @@ import { ExportTable } from './ExportTable';
 import { HowToModal, HOW_TO_TITLE, howToOpensByItself } from './HowToModal';
 import { SelectedBlocksTable } from './SelectedBlocksTable';
 import { SeriesChart } from './SeriesChart';
-import { emptySelection, inDisplayOrder, newUniqueID, selectionReducer } from './selection';
-import { seriesOf } from './series';
+import { emptySelection, newUniqueID, selectionReducer } from './selection';
+import { inScreenOrder, seriesOf } from './series';
 import { TrackingSettingsPanel } from './TrackingSettingsPanel';
 import { useImageLoaded } from './useImageLoaded';
 import './numerical.css';
-
-export const LOCKED_DELETE_MESSAGE = 'Unlock block series before deleting.';
 
 /**
  * The Numerical view: text blocks followed across frames (tracking), picked as series on the frame, cleaned, and
  * exported as export.csv, with a chart of the series over time.
  */
 export default function NumericalView({ view }: ViewProps) {
-  const dispatch = useAppDispatch();
   const [index, setIndex] = useState(0);
   const [settings, setSettings] = useState<TrackingSettings>({ ...DEFAULT_TRACKING_SETTINGS });
   const [selection, select] = useReducer(selectionReducer, emptySelection);
@@ -40,10 +35,9 @@ export default function NumericalView({ view }: ViewProps) {
   const tracking = useMemo(() => trackBlocks(detections, settings), [detections, settings]);
   const tracks = useMemo(() => new Map<string, Track>(tracking.tracks.map((t) => [t.id, t])), [tracking]);
 
-  const rows = useMemo(() => inDisplayOrder(selection.blocks).map((b) => seriesOf(detections, b, tracks)), [selection.blocks, detections, tracks]);
+  // Top of the screen first: the Selected Blocks table, the chart and export.csv's columns list the series alike.
+  const rows = useMemo(() => inScreenOrder(selection.blocks.map((b) => seriesOf(detections, b, tracks))), [selection.blocks, detections, tracks]);
   const series = useMemo(() => rows.map((r) => r.values), [rows]);
-  // The chart lists the series as export.csv does: top of the screen first (the table keeps the spec's order).
-  const chartSeries = useMemo(() => orderByPosition(series), [series]);
   const editing = rows.find((r) => r.block.uniqueID === selection.editing);
 
   const frame = view.frames[index]!;
@@ -88,10 +82,6 @@ export default function NumericalView({ view }: ViewProps) {
     if (!block) return;
     select({ type: 'locked', uniqueID, points: tracks.get(block.id)?.points ?? null });
   };
-  const remove = (uniqueID: number) => {
-    if (selection.blocks.find((b) => b.uniqueID === uniqueID)?.locked) dispatch(toastShown(LOCKED_DELETE_MESSAGE, 'error'));
-    else select({ type: 'removed', uniqueID });
-  };
 
   return (
     <div className="numerical">
@@ -126,7 +116,7 @@ export default function NumericalView({ view }: ViewProps) {
             onEdit={(uniqueID) => select({ type: 'editToggled', uniqueID })}
             onLock={lock}
             onUnlock={(uniqueID) => select({ type: 'unlocked', uniqueID })}
-            onRemove={remove}
+            onRemove={(uniqueID) => select({ type: 'removed', uniqueID })}
           />
           {editing && (
             <BlockEditor
@@ -140,7 +130,7 @@ export default function NumericalView({ view }: ViewProps) {
           <ExportTable frames={exportFrames} series={series} />
         </div>
       </div>
-      {series.length > 0 && <SeriesChart uploadName={view.uploadName} times={times} series={chartSeries} />}
+      {series.length > 0 && <SeriesChart uploadName={view.uploadName} times={times} series={series} />}
       {howToOpen && <HowToModal onClose={() => setHowToOpen(false)} />}
     </div>
   );

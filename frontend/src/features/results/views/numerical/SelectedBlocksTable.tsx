@@ -3,7 +3,7 @@ import type { Detection } from '@frametext/contracts';
 import type { BlockSeries } from './series';
 
 interface Props {
-  /** In display order (by uniqueID). */
+  /** Top of the screen first, as export.csv's columns. */
   rows: readonly BlockSeries[];
   frameCount: number;
   /** The current frame's detections. */
@@ -16,7 +16,11 @@ interface Props {
   onRemove: (uniqueID: number) => void;
 }
 
-/** The Selected Blocks table: name, frames with the block, its text on this frame, and Edit/Lock/Unlock/Remove. */
+/**
+ * The Selected Blocks table: name, frames with the block, its text on this frame, and Edit/Lock/Unlock/Remove
+ * (Remove only while unlocked). Where the table's box is narrow (the side column at 1366 px, a phone) each row is
+ * laid out as a card, each cell under its column's name, so nothing sits past the right edge.
+ */
 export function SelectedBlocksTable({ rows, frameCount, detections, currentFrame, editing, onEdit, onLock, onUnlock, onRemove }: Props) {
   return (
     <section className="card numerical-selected" aria-labelledby="numerical-selected-title">
@@ -24,7 +28,7 @@ export function SelectedBlocksTable({ rows, frameCount, detections, currentFrame
       {rows.length === 0 ? (
         <p className="muted">No blocks selected yet. Click a box on the frame (or Tab to it and press Enter) to follow its text as a series.</p>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap numerical-selected__wrap">
           <table className="table numerical-selected__table">
             <thead>
               <tr>
@@ -46,11 +50,11 @@ export function SelectedBlocksTable({ rows, frameCount, detections, currentFrame
                       {values.name}
                       {block.locked && <span className="badge numerical-selected__badge">Locked</span>}
                     </th>
-                    <td className="num">
+                    <td className="num" data-label="Frames with Block">
                       {count} ({formatFrameShare(count, frameCount)})
                     </td>
-                    <td className="numerical-selected__text">{text ?? <span className="muted">not on this frame</span>}</td>
-                    <td>
+                    <td className="numerical-selected__text" data-label="Current Frame Text">{text ?? <span className="muted">not on this frame</span>}</td>
+                    <td data-label="Actions">
                       <div className="numerical-actions">
                         <button type="button" className="btn btn--secondary btn--sm" aria-expanded={isEditing} aria-label={`${isEditing ? 'Close' : 'Edit'} ${values.name}`} onClick={() => onEdit(block.uniqueID)}>
                           {isEditing ? 'Close' : 'Edit'}
@@ -64,9 +68,11 @@ export function SelectedBlocksTable({ rows, frameCount, detections, currentFrame
                             Lock
                           </button>
                         )}
-                        <button type="button" className="btn btn--ghost btn--sm numerical-actions__remove" aria-label={`Remove ${values.name}`} onClick={() => onRemove(block.uniqueID)}>
-                          Remove
-                        </button>
+                        {!block.locked && (
+                          <button type="button" className="btn btn--ghost btn--sm numerical-actions__remove" aria-label={`Remove ${values.name}`} onClick={() => onRemove(block.uniqueID)}>
+                            Remove
+                          </button>
+                        )}
                       </div>
                     </td>
                   </tr>

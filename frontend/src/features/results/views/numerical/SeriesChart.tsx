@@ -1,4 +1,4 @@
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import type { SeriesValues } from '@frametext/text-analysis';
 import { selectTheme } from '../../../../lib/ui';
 import { useAppSelector } from '../../../../lib/store';
@@ -21,8 +21,9 @@ function themeColours(): ChartColours {
 }
 
 /**
- * The selected series over time as a line chart (Chart.js, loaded when first needed), with gaps where a value is
- * missing or is not a number, in the current theme's colours, and a PNG download.
+ * The selected series over time as a line chart (Chart.js, loaded when first needed), one value axis per unit
+ * stacked one above the other (times on a time-valued one), with gaps where a value is missing or is not a number,
+ * in the current theme's colours, and a PNG download.
  */
 export const SeriesChart = memo(function SeriesChart({ uploadName, times, series }: Props) {
   const theme = useAppSelector(selectTheme);
@@ -71,8 +72,12 @@ export const SeriesChart = memo(function SeriesChart({ uploadName, times, series
       </div>
       {!model.hasNumbers && <p className="muted small">None of the selected values is a number yet: try Numbers only in a series' edit panel.</p>}
       {state === 'failed' && <p className="alert alert--danger">The chart could not be drawn.</p>}
-      <div className="numerical-chart__canvas" hidden={!model.hasNumbers}>
-        <canvas ref={canvasRef} role="img" aria-label={`Line chart of ${series.map((s) => s.name).join(', ')} over ${model.axis === 'time' ? 'time' : 'frames'}`} />
+      <div className="numerical-chart__canvas" hidden={!model.hasNumbers} style={{ '--chart-panels': model.axes.length } as CSSProperties}>
+        <canvas
+          ref={canvasRef}
+          role="img"
+          aria-label={`Line chart of ${series.map((s) => s.name).join(', ')} over ${model.axis === 'time' ? 'time' : 'frames'}; axes: ${model.axes.map((a) => a.title).join(', ')}`}
+        />
       </div>
     </section>
   );

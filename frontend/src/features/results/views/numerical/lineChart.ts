@@ -29,13 +29,41 @@ const background: Plugin<'line'> = {
 };
 
 export function drawLineChart(canvas: HTMLCanvasElement, model: ChartModel, colours: ChartColours): Chart<'line'> {
-  const tick = (value: number | string) => (model.axis === 'time' ? formatClock(Number(value)) : String(value));
+  const xTick = (value: number | string) => (model.axis === 'time' ? formatClock(Number(value), model.timeDecimals) : String(value));
+  const axisOf = new Map(model.axes.map((axis, i) => [axis.id, { axis, scaleId: `y${i}` }]));
+  // One value axis per unit, stacked in one picture. Chart.js stacks the first scale at the bottom: the scales are
+  // listed last axis first, so the axis of the top series on screen is drawn on top.
+  const yScales = Object.fromEntries(
+    model.axes.map((axis, i) => [
+      `y${i}`,
+      {
+        type: 'linear' as const,
+        position: 'left' as const,
+        stack: 'values',
+        stackWeight: 1,
+        offset: model.axes.length > 1,
+        title: { display: true, text: axis.title, color: colours.muted },
+        ticks: { color: colours.muted, ...(axis.isTime ? { callback: (value: number | string) => formatClock(Number(value)) } : {}) },
+        grid: { color: colours.grid },
+        border: { color: colours.text },
+      },
+    ]).reverse(),
+  );
   return new Chart(canvas, {
     type: 'line',
     data: {
       datasets: model.lines.map((line, i) => {
         const colour = SERIES_COLOURS[i % SERIES_COLOURS.length]!;
-        return { label: line.label, data: line.points, borderColor: colour, backgroundColor: colour, pointRadius: 2, borderWidth: 2, spanGaps: false };
+        return {
+          label: line.label,
+          data: line.points,
+          yAxisID: axisOf.get(line.axisId)!.scaleId,
+          borderColor: colour,
+          backgroundColor: colour,
+          pointRadius: 2,
+          borderWidth: 2,
+          spanGaps: false,
+        };
       }),
     },
     options: {
@@ -50,19 +78,23 @@ export function drawLineChart(canvas: HTMLCanvasElement, model: ChartModel, colo
         x: {
           type: 'linear',
           title: { display: true, text: model.axis === 'time' ? 'Time (m:ss)' : 'Frame', color: colours.muted },
-          ticks: { color: colours.muted, callback: tick },
+          ticks: { color: colours.muted, callback: xTick },
           grid: { color: colours.grid },
         },
-        y: {
-          type: 'linear',
-          title: { display: true, text: 'Value', color: colours.muted },
-          ticks: { color: colours.muted },
-          grid: { color: colours.grid },
-        },
+        ...yScales,
       },
       plugins: {
         legend: { labels: { color: colours.text } },
-        tooltip: { callbacks: { title: (items) => (items[0] ? tick(items[0].parsed.x ?? 0) : '') } },
+        tooltip: {
+          callbacks: {
+            title: (items) => (items[0] ? xTick(items[0].parsed.x ?? 0) : ''),
+            label: (item) => {
+              const line = model.lines[item.datasetIndex]!;
+              const y = item.parsed.y ?? 0;
+              return `${line.label}: ${axisOf.get(line.axisId)!.axis.isTime ? formatClock(y) : String(y)}`;
+            },
+          },
+        },
         // Options of our own plugin; Chart.js's types know only its own plugins.
         ...({ frametextBackground: { colour: colours.background } } as object),
       },

@@ -6,7 +6,7 @@ import { defaultBlockSettings, type BlockSettings, type TrackPoint } from '@fram
  * - Lock freezes the block's frames and their count and closes editing (a block tracking no longer knows is simply
  *   removed);
  * - Unlock makes it follow tracking again under its original id;
- * - Remove deletes an unlocked block (the view refuses locked ones with a toast);
+ * - Remove deletes an unlocked block (a locked one is not offered it, and stays);
  * - new tracking settings drop every unlocked block and close editing; locked blocks stay as they were.
  */
 
@@ -16,7 +16,7 @@ export interface SelectedBlock {
   /** The tracked block it was picked as. */
   originalId: string;
   locked: boolean;
-  /** Random 1000..9999, unique among the selected blocks; orders the table. */
+  /** Random 1000..9999, unique among the selected blocks: the series' identity in the table and the editor. */
   uniqueID: number;
   /** Its frames, frozen when it was locked (null while unlocked: tracking says). */
   points: TrackPoint[] | null;
@@ -105,9 +105,4 @@ export function selectionReducer(state: SelectionState, action: SelectionAction)
     case 'trackingChanged':
       return { blocks: state.blocks.filter((b) => b.locked), editing: null };
   }
-}
-
-/** The blocks in display order (by uniqueID). */
-export function inDisplayOrder(blocks: readonly SelectedBlock[]): SelectedBlock[] {
-  return [...blocks].sort((a, b) => a.uniqueID - b.uniqueID);
 }

@@ -1,4 +1,4 @@
-import { seriesLabel, seriesValues, type SeriesValues, type TextBlock, type Track, type TrackPoint } from '@frametext/text-analysis';
+import { orderByPosition, seriesLabel, seriesValues, type SeriesValues, type TextBlock, type Track, type TrackPoint } from '@frametext/text-analysis';
 import type { SelectedBlock } from './selection';
 
 /** A selected block with its frames and cleaned values: what the tables, the chart and the CSV show. */
@@ -33,4 +33,9 @@ export function seriesOf(frames: readonly (readonly TextBlock[])[], block: Selec
   };
   cache.set(block, { frames, points, series });
   return series;
+}
+
+/** Series top of the screen first (by their blocks' average height; the order picked where equal), as export.csv. */
+export function inScreenOrder(rows: readonly BlockSeries[]): BlockSeries[] {
+  return orderByPosition(rows.map((row) => ({ row, averageY: row.values.averageY }))).map(({ row }) => row);
 }

@@ -1,5 +1,5 @@
-import { memo } from 'react';
-import { REGION_LINE_JOINER, formatClock, type RegionExportFrame } from '@frametext/text-analysis';
+import { memo, useMemo } from 'react';
+import { REGION_LINE_JOINER, clockDecimals, formatClock, type RegionExportFrame } from '@frametext/text-analysis';
 
 interface Props {
   boxNames: readonly string[];
@@ -8,7 +8,7 @@ interface Props {
   onFrame: (index: number) => void;
 }
 
-const Row = memo(function Row({ reading, current, onFrame }: { reading: RegionExportFrame; current: boolean; onFrame: (index: number) => void }) {
+const Row = memo(function Row({ reading, decimals, current, onFrame }: { reading: RegionExportFrame; decimals: number; current: boolean; onFrame: (index: number) => void }) {
   return (
     <tr className={current ? 'region-table__current' : undefined} aria-current={current ? 'true' : undefined}>
       <td className="num">
@@ -16,7 +16,7 @@ const Row = memo(function Row({ reading, current, onFrame }: { reading: RegionEx
           {reading.number}
         </button>
       </td>
-      <td className="num">{formatClock(reading.t)}</td>
+      <td className="num">{formatClock(reading.t, decimals)}</td>
       {reading.boxes.map((lines, i) => (
         <td key={i}>{lines.join(REGION_LINE_JOINER)}</td>
       ))}
@@ -26,6 +26,8 @@ const Row = memo(function Row({ reading, current, onFrame }: { reading: RegionEx
 
 /** Every frame's text per box (Frame, Time, one column per enabled box); a frame number opens that frame. */
 export function AllFramesTable({ boxNames, readings, current, onFrame }: Props) {
+  // Tenths of a second when frames are under a second apart, as multi_box_captions.csv shows them.
+  const decimals = useMemo(() => clockDecimals(readings.map((r) => r.t)), [readings]);
   return (
     <section className="region-table" aria-labelledby="region-table-title">
       <h2 id="region-table-title" className="region-side__title">
@@ -46,7 +48,7 @@ export function AllFramesTable({ boxNames, readings, current, onFrame }: Props) 
           </thead>
           <tbody>
             {readings.map((r) => (
-              <Row key={r.number} reading={r} current={r.number - 1 === current} onFrame={onFrame} />
+              <Row key={r.number} reading={r} decimals={decimals} current={r.number - 1 === current} onFrame={onFrame} />
             ))}
           </tbody>
         </table>

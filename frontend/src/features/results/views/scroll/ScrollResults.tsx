@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { formatClock, listItemsCsv, listItemsText, matchPercent, SCROLL_EXPORT_FILES, type DeduplicatedItems, type ListItem } from '@frametext/text-analysis';
+import { listItemsCsv, listItemsText, matchPercent, SCROLL_EXPORT_FILES, type DeduplicatedItems, type ListItem } from '@frametext/text-analysis';
 import { downloadFile } from '../../../../lib/download';
-import { frameLabel, type ResultsView } from '../../model';
+import { frameLabel, frameTime, type ResultsView } from '../../model';
 
 /** Rows drawn at first, and added per "Show more": thousands of rows at once would stall the page. */
 export const ROWS_PER_PAGE = 100;
@@ -17,8 +17,8 @@ interface Props {
 
 /** The Frame column: the frame's number, and its time for a video ("3 (0:02)"); the header says it is a frame. */
 function frameCell(view: ResultsView, index: number): string {
-  const t = view.frames[index]?.t;
-  return view.format === 'Video' && t !== null && t !== undefined ? `${index + 1} (${formatClock(t)})` : String(index + 1);
+  const time = frameTime(view, index);
+  return time === null ? String(index + 1) : `${index + 1} (${time})`;
 }
 
 function Stat({ label, value }: { label: string; value: number }) {

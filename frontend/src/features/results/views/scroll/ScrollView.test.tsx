@@ -47,6 +47,7 @@ const view: ResultsView = {
   resultsUrl: null,
   demo: false,
   local: true,
+  timeDecimals: 0,
   hasConfidence: false,
 };
 

@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { queueNotice } from './ProcessingStep';
+
+describe('queueNotice', () => {
+  it('says how many uploads go first while none of the frames has been read', () => {
+    expect(queueNotice(0, 1)).toBe('Waiting in the queue: 1 upload ahead');
+    expect(queueNotice(0, 3)).toBe('Waiting in the queue: 3 uploads ahead');
+  });
+
+  it('says nothing once frames are being read, with nobody ahead, or from a server that does not tell', () => {
+    expect(queueNotice(2, 3)).toBeNull();
+    expect(queueNotice(0, 0)).toBeNull();
+    expect(queueNotice(0, undefined)).toBeNull();
+  });
+});
