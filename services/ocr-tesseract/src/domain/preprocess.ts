@@ -8,6 +8,8 @@ export interface PreparedFrame {
   grey: Buffer;
   /** The same grey frame, one byte a pixel with no header (to compare frames). */
   greyPixels: Buffer;
+  /** Each pixel's brightest channel, one byte a pixel (lit LED strokes of any colour stand out in it). */
+  brightPixels: Buffer;
   /** Black where the frame is near-white (every channel >= threshold), white elsewhere, as PGM. */
   whiteMask: Buffer;
   /** Share of the frame's pixels that are near-white (0-1). */
@@ -55,6 +57,7 @@ export async function prepareFrame(image: Buffer, opts: { whiteThreshold: number
   const pixels = width * height;
   const grey = Buffer.allocUnsafe(pixels);
   const mask = Buffer.allocUnsafe(pixels);
+  const bright = Buffer.allocUnsafe(pixels);
   const t = opts.whiteThreshold;
   let white = 0;
   for (let p = 0, i = 0; p < pixels; p++, i += channels) {
@@ -62,6 +65,7 @@ export async function prepareFrame(image: Buffer, opts: { whiteThreshold: number
     const g = channels >= 3 ? data[i + 1]! : r;
     const b = channels >= 3 ? data[i + 2]! : r;
     grey[p] = (r * 54 + g * 183 + b * 19) >> 8;
+    bright[p] = r > g ? (r > b ? r : b) : g > b ? g : b;
     const near = r >= t && g >= t && b >= t;
     mask[p] = near ? 0 : 255;
     if (near) white++;
@@ -73,6 +77,7 @@ export async function prepareFrame(image: Buffer, opts: { whiteThreshold: number
     height,
     grey: pgm(width, height, grey),
     greyPixels: grey,
+    brightPixels: bright,
     whiteMask: pgm(width, height, median3x3Binary(mask, width, height)),
     whiteShare: pixels > 0 ? white / pixels : 0,
     plainShare: plainShare(grey),

@@ -3,6 +3,7 @@ import { mergeRuns, readableRuns, runCandidate, wantsMaskPass as sharedWantsMask
 import { CELL, changedCells, touches, type MemoryHandle } from './frame-memory.js';
 import { boxArea, boxVertices, unionBox, type Box } from './geometry.js';
 import { cropPgm, prepareFrame } from './preprocess.js';
+import { readSevenSegment, type SegmentWord } from './seven-segment.js';
 import { parseTsv, type TsvLine, type TsvWord } from './tsv.js';
 import type { WhiteMaskMode } from '../config.js';
 
@@ -67,6 +68,27 @@ function shiftLine(line: TsvLine, dx: number, dy: number): TsvLine {
 
 const runBox = (c: Candidate): Box => unionBox(c.words.map((w) => w.box));
 
+/**
+ * Seven-segment displays (meters, scales, supplies, clocks) show numbers: the segment reader runs on frames of
+ * numerical uploads (and when no media content is given), not on captions or slides.
+ */
+export function wantsSegmentReader(mediaContent: MediaContent | undefined): boolean {
+  return mediaContent === undefined || mediaContent === 'numerical';
+}
+
+/**
+ * Puts the segment reader's values among Tesseract's runs: Tesseract's words on a display (what it makes of
+ * segment digits, often wrong) give way to the value read there; every other word stays.
+ */
+export function withSegmentWords(candidates: Candidate[], segments: SegmentWord[]): Candidate[] {
+  if (segments.length === 0) return candidates;
+  const displays = segments.map((s) => grow(s.box, Math.round(s.box.height / 4), Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER));
+  const kept = candidates
+    .map((c) => ({ ...c, words: c.words.filter((w) => !displays.some((d) => overlapShare(w.box, d) > 0.3)) }))
+    .filter((c) => c.words.length > 0);
+  return [...kept, ...segments.map((s) => ({ words: [s], confidence: s.confidence }))];
+}
+
 const boxRect = (w: TsvWord) => ({ x: w.box.left, y: w.box.top, w: w.box.width, h: w.box.height });
 
 /**
@@ -117,6 +139,7 @@ function toDetection(c: Candidate): Detection {
  */
 export async function recognizeFrame(image: Buffer, opts: RecognizeOptions, run: TesseractRunner, mediaContent?: MediaContent, memory?: MemoryHandle<Candidate>): Promise<FrameText> {
   const frame = await prepareFrame(image, { whiteThreshold: opts.whiteThreshold, maxPixels: opts.maxPixels });
+  const segments = wantsSegmentReader(mediaContent) ? readSevenSegment({ width: frame.width, height: frame.height, bright: frame.brightPixels, grey: frame.greyPixels }) : [];
   const read = async (pass: Pass) => parseTsv(await run(pass === 'bare' ? frame.grey : frame.whiteMask)).flatMap((line) => cleanLine(line, frame.width, frame.height, opts.minWordConfidence));
   const passes: Pass[] = [];
   const readBare = async () => {
@@ -179,7 +202,7 @@ export async function recognizeFrame(image: Buffer, opts: RecognizeOptions, run:
   } finally {
     memory?.settle();
   }
-  const detections = mergeLines(candidates).map(toDetection);
+  const detections = mergeLines(withSegmentWords(candidates, segments)).map(toDetection);
   return {
     detections,
     words: detections.flatMap((d) => d.words ?? []),
