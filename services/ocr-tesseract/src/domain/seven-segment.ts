@@ -89,7 +89,7 @@ export function litMask(pixels: Uint8Array, width: number, height: number, radiu
  * Glow and blur can join a digit's strokes into one blob: inside such a blob's box, only what is at least
  * REFINE_LEVEL of the way from the darkest to the brightest pixel is kept, which opens the gaps again.
  */
-export function refine(blob: Blob, pixels: Uint8Array, width: number, labels: Int32Array): Blob[] {
+function refine(blob: Blob, pixels: Uint8Array, width: number, labels: Int32Array): Blob[] {
   const w = bw(blob);
   const h = bh(blob);
   let low = 255;
@@ -200,16 +200,17 @@ function union(blobs: Blob[]): Blob {
 }
 
 /** Bars of like stroke that touch or nearly touch (closer than a stroke) are one digit's segments. */
-export function cellsOf(bars: Blob[]): Cell[] {
+function cellsOf(bars: Blob[]): Cell[] {
   const parent = bars.map((_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
   for (let i = 0; i < bars.length; i++) {
     for (let j = i + 1; j < bars.length; j++) {
       const ti = thickness(bars[i]!);
       const tj = thickness(bars[j]!);
-      if (Math.max(ti, tj) > 1.7 * Math.min(ti, tj)) continue;
+      if (Math.max(ti, tj) > 2 * Math.min(ti, tj)) continue;
       // A digit's upper and lower verticals lose their pointed ends to blur: one above the other, they may be further apart.
-      const stacked = Math.min(bars[i]!.right, bars[j]!.right) >= Math.max(bars[i]!.left, bars[j]!.left);
+      const upright = bh(bars[i]!) > bw(bars[i]!) && bh(bars[j]!) > bw(bars[j]!);
+      const stacked = upright && Math.min(bars[i]!.right, bars[j]!.right) >= Math.max(bars[i]!.left, bars[j]!.left);
       if (gapBetween(bars[i]!, bars[j]!) <= (stacked ? 3 : 1.5) * Math.min(ti, tj)) parent[find(i)] = find(j);
     }
   }
@@ -254,7 +255,6 @@ function readRow(row: Cell[], minuses: Cell[], dots: Blob[], loose: Blob[]): Seg
   const height = bottom - top + 1;
   const stroke = median(row.map((c) => c.stroke));
   const digits = row.map((c) => decodeCell(c, top, height));
-  if (process.env.SSDBG) console.log(JSON.stringify(row.map((c) => c.box)), digits, top, height);
   if (digits.some((d) => d === undefined)) return undefined;
   // A bar of no digit amid the digits is a stroke a digit lost: what is left of that digit may read as another.
   const left = row[0]!.box.left;
@@ -262,7 +262,6 @@ function readRow(row: Cell[], minuses: Cell[], dots: Blob[], loose: Blob[]): Seg
   if (loose.some((b) => cx(b) > left && cx(b) < right && cy(b) > top && cy(b) < bottom && !row.some((c) => c.bars.includes(b)))) return undefined;
   const near = (d: Blob) => thickness(d) >= 0.5 * stroke && Math.max(bw(d), bh(d)) <= 2.2 * stroke;
   let text = '';
-  let confidence = 0;
   for (let i = 0; i < row.length; i++) {
     text += digits[i]!;
     const next = row[i + 1];
@@ -278,13 +277,13 @@ function readRow(row: Cell[], minuses: Cell[], dots: Blob[], loose: Blob[]): Seg
   if (minus) text = `-${text}`;
   const bars = row.flatMap((c) => c.bars);
   if (bars.length + (minus ? 1 : 0) < 3) return undefined;
-  confidence = 70 + 25 * (bars.filter((b) => fill(b) >= 0.7).length / bars.length);
+  const confidence = 70 + 25 * (bars.filter((b) => fill(b) >= 0.7).length / bars.length);
   const box = union([...row.map((c) => c.box), ...(minus ? [minus.box] : [])]);
   return { text, box: { left: box.left, top: box.top, width: bw(box), height: bh(box) }, confidence };
 }
 
 /** Values read from the displays whose strokes are brighter than their glass in `pixels`. */
-export function readLit(pixels: Uint8Array, width: number, height: number): SegmentWord[] {
+function readLit(pixels: Uint8Array, width: number, height: number): SegmentWord[] {
   const radius = Math.max(8, Math.round(height / 12));
   const labels = new Int32Array(width * height);
   const found = blobsOf(litMask(pixels, width, height, radius), width, height, labels).filter((b) => b.count >= 4 && bh(b) < height / 2 && bw(b) < width / 2);
@@ -295,7 +294,6 @@ export function readLit(pixels: Uint8Array, width: number, height: number): Segm
   const cells = cellsOf(bars);
   // Cells of two bars or more as high as a digit (at least three strokes); a lone horizontal bar may be a minus sign.
   const digits = cells.filter((c) => c.bars.length >= 2 && bh(c.box) >= 3 * c.stroke && bh(c.box) >= MIN_DIGIT_HEIGHT).sort((a, b) => a.box.left - b.box.left);
-  if (process.env.SSDBG) for (const c of cells) if (process.env.SSX && Math.abs(c.box.left - Number(process.env.SSX)) < 150 && Math.abs(c.box.top - Number(process.env.SSY)) < 40) console.log("cell", JSON.stringify(c.box), c.stroke, c.bars.length);
   const minuses = cells.filter((c) => c.bars.length === 1 && bw(c.box) > bh(c.box));
   const rows: Cell[][] = [];
   for (const cell of digits) {
