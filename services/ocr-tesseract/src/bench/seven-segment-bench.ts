@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { cpuBudget } from '@frametext/service-kit';
 import { anchorRead, makeSevenSegmentFrames, type SegmentFrame } from '@frametext/sample-media';
 import { configSchema, tesseractEnv } from '../config.js';
+import { prepareFrame } from '../domain/preprocess.js';
 import { recognizeFrame } from '../domain/recognize.js';
+import { readSevenSegment } from '../domain/seven-segment.js';
 import { parseTsv } from '../domain/tsv.js';
 import { tesseractPool } from '../service.js';
 
@@ -33,6 +35,8 @@ export interface SevenSegmentBenchFigures {
   frames: number;
   scenes: number[];
   values: number;
+  /** CPU time of the segment reader alone per frame (one thread; what it adds to each numerical frame). */
+  readerCpuMsPerFrame: number;
   bare: SegmentReaderFigures;
   pipeline: SegmentReaderFigures;
 }
@@ -100,8 +104,34 @@ export async function runSevenSegmentBench(opts: { scenes?: number[]; framesPerS
     );
     const pipeline = tally(frames, texts, (performance.now() - t0) / 1000);
     log(`pipeline: ${pipeline.msPerFrame} ms/frame, accuracy ${pipeline.accuracy}`);
-    return { frames: frames.length, scenes, values, bare, pipeline };
+
+    let cpu = 0;
+    for (const f of frames) {
+      const frame = await prepareFrame(await readFile(f.path), options);
+      const before = process.cpuUsage();
+      readSevenSegment({ width: frame.width, height: frame.height, bright: frame.brightPixels, grey: frame.greyPixels });
+      const used = process.cpuUsage(before);
+      cpu += (used.user + used.system) / 1000;
+    }
+    const readerCpuMsPerFrame = Math.round((cpu / frames.length) * 10) / 10;
+    return { frames: frames.length, scenes, values, readerCpuMsPerFrame, bare, pipeline };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+const pct = (t: { found: number; total: number } | number) => `${((typeof t === 'number' ? t : t.total ? t.found / t.total : 0) * 100).toFixed(1)}%`;
+
+/** The bench's figures as lines for `npm run bench`. */
+export function printSevenSegmentBench(f: SevenSegmentBenchFigures, print: (line: string) => void = console.log): void {
+  print(`\nSeven-segment displays vs bare tesseract, same ${f.frames} frames (scenes ${f.scenes.join(', ')}), ${f.values} values`);
+  print(`    time        ours ${f.pipeline.msPerFrame} ms/frame   bare ${f.bare.msPerFrame} ms/frame (wall clock, every core)`);
+  print(`    reader      ${f.readerCpuMsPerFrame} ms CPU per frame (the segment reader alone, one thread)`);
+  print(`    exact       ours ${pct(f.pipeline.accuracy)}   bare ${pct(f.bare.accuracy)} (target ours >= 90%)`);
+  for (const key of [...Object.keys(f.pipeline.byStyle).sort(), ...['small', 'medium', 'large'].filter((k) => f.pipeline.bySize[k])]) {
+    const ours = f.pipeline.byStyle[key] ?? f.pipeline.bySize[key]!;
+    const bare = f.bare.byStyle[key] ?? f.bare.bySize[key]!;
+    print(`    ${key.padEnd(11)} ours ${pct(ours)} of ${ours.total}   bare ${pct(bare)}`);
+  }
+  print(`    numbers read that no display shows: ours ${f.pipeline.wrongNumbers}   bare ${f.bare.wrongNumbers}`);
 }
