@@ -79,7 +79,7 @@ function tally(frames: SegmentFrame[], texts: string[], seconds: number): Segmen
  */
 export async function runSevenSegmentBench(opts: { scenes?: number[]; framesPerScene?: number; concurrency?: number; log?: (line: string) => void } = {}): Promise<SevenSegmentBenchFigures> {
   const log = opts.log ?? (() => undefined);
-  const scenes = opts.scenes ?? [201, 202, 203, 204, 205, 206];
+  const scenes = opts.scenes ?? [501, 502, 503, 504, 505, 506];
   const config = configSchema.parse({ OCR_CONCURRENCY: String(opts.concurrency ?? cpuBudget()) });
   const dir = await mkdtemp(join(tmpdir(), 'seven-segment-bench-'));
   try {
