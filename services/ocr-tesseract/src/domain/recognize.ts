@@ -84,7 +84,7 @@ export function withSegmentWords(candidates: Candidate[], segments: SegmentWord[
   if (segments.length === 0) return candidates;
   const displays = segments.map((s) => grow(s.box, Math.round(s.box.height / 4), Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER));
   const kept = candidates
-    .map((c) => ({ ...c, words: c.words.filter((w) => !displays.some((d) => overlapShare(w.box, d) > 0.3)) }))
+    .map((c) => ({ ...c, words: c.words.filter((w) => !displays.some((d) => overlapShare(w.box, d) > 0.3 || overlapShare(d, w.box) > 0.3)) }))
     .filter((c) => c.words.length > 0);
   return [...kept, ...segments.map((s) => ({ words: [s], confidence: s.confidence }))];
 }
