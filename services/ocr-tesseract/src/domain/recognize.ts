@@ -29,6 +29,8 @@ export interface FrameText {
   imageHeight: number;
   passes: Pass[];
   whiteShare: number;
+  /** Values the seven-segment reader read (undefined: it did not look). */
+  segmentValues?: number;
 }
 
 /** When the mask pass runs (`auto`: a little near-white over a picture): text-analysis's rule, shared with the Local engine. */
@@ -137,9 +139,16 @@ function toDetection(c: Candidate): Detection {
  * is explained by what the mask read this frame (a dashboard's values) or nothing changed (a slide shown for a
  * while): the runs of words it found where nothing changed are carried over, boxes and all.
  */
-export async function recognizeFrame(image: Buffer, opts: RecognizeOptions, run: TesseractRunner, mediaContent?: MediaContent, memory?: MemoryHandle<Candidate>): Promise<FrameText> {
+export async function recognizeFrame(
+  image: Buffer,
+  opts: RecognizeOptions,
+  run: TesseractRunner,
+  mediaContent?: MediaContent,
+  memory?: MemoryHandle<Candidate>,
+  readSegments = wantsSegmentReader(mediaContent),
+): Promise<FrameText> {
   const frame = await prepareFrame(image, { whiteThreshold: opts.whiteThreshold, maxPixels: opts.maxPixels });
-  const segments = wantsSegmentReader(mediaContent) ? readSevenSegment({ width: frame.width, height: frame.height, bright: frame.brightPixels, grey: frame.greyPixels }) : [];
+  const segments = readSegments ? readSevenSegment({ width: frame.width, height: frame.height, bright: frame.brightPixels, grey: frame.greyPixels }) : [];
   const read = async (pass: Pass) => parseTsv(await run(pass === 'bare' ? frame.grey : frame.whiteMask)).flatMap((line) => cleanLine(line, frame.width, frame.height, opts.minWordConfidence));
   const passes: Pass[] = [];
   const readBare = async () => {
@@ -210,5 +219,6 @@ export async function recognizeFrame(image: Buffer, opts: RecognizeOptions, run:
     imageHeight: frame.height,
     passes,
     whiteShare: frame.whiteShare,
+    segmentValues: readSegments ? segments.length : undefined,
   };
 }
