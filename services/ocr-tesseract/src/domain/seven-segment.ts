@@ -58,7 +58,7 @@ const BLOCK = 16;
  * four look-ups; the comparison is done on sums, without a division). Only blocks whose own pixels differ by
  * CONTRAST are compared, pixel by pixel: plain background costs one pass.
  */
-export function litMask(pixels: Uint8Array, width: number, height: number, radius: number): Uint8Array {
+function litMask(pixels: Uint8Array, width: number, height: number, radius: number): Uint8Array {
   const w1 = width + 1;
   const gw = Math.ceil(width / BLOCK);
   const low = new Uint8Array(gw * Math.ceil(height / BLOCK)).fill(255);
@@ -132,7 +132,7 @@ function refine(blob: Blob, pixels: Uint8Array, width: number, labels: Int32Arra
 }
 
 /** The 4-connected blobs of a mask (runs of each row joined across rows with union-find). */
-export function blobsOf(mask: Uint8Array, width: number, height: number, labels?: Int32Array): Blob[] {
+function blobsOf(mask: Uint8Array, width: number, height: number, labels?: Int32Array): Blob[] {
   const runY: number[] = [];
   const runX0: number[] = [];
   const runX1: number[] = [];
