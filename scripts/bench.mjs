@@ -13,7 +13,8 @@ try {
 const pct = (x) => `${(x * 100).toFixed(1)}%`;
 
 // `npm run bench -- tracking` runs only the tracking benchmark (a few seconds; no OCR, no services); `-- pipeline` only
-// the OCR and pipeline benchmarks against the anchor; `-- scale` only the scale benchmark.
+// the OCR and pipeline benchmarks against the anchor; `-- scale` only the scale benchmark; `-- sevenseg` only the
+// seven-segment displays.
 const only = process.argv[2];
 if (!only || only === 'tracking') {
   log('block tracking of the Numerical view: 360 frames of 100 detections...');
@@ -30,9 +31,19 @@ if (!only || only === 'pipeline') {
   console.log(`    accuracy    ours ${pct(ocr.pipeline.accuracy)}   bare ${pct(ocr.bare.accuracy)} of ${ocr.pipeline.valuesTotal} known values (target ours >= 95% where bare < 50%)`);
   console.log(`    second pass on the white mask ran on ${pct(ocr.pipeline.maskPassShare)} of frames`);
 
+  await sevenSegmentBench();
+
   const { benchPipeline, printPipeline } = await import('../bench/pipeline.mjs');
   log('whole pipeline through the API (about two minutes)...');
   printPipeline(await benchPipeline());
+}
+
+if (only === 'sevenseg') await sevenSegmentBench();
+
+async function sevenSegmentBench() {
+  log('seven-segment displays: 60 generated 720p frames of LED and LCD displays with labels...');
+  const { runSevenSegmentBench, printSevenSegmentBench } = await import('../services/ocr-tesseract/dist/bench/seven-segment-bench.js');
+  printSevenSegmentBench(await runSevenSegmentBench());
 }
 
 if (!only || only === 'scale') {

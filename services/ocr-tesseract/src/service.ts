@@ -1,7 +1,8 @@
 import type { Logger, ServiceDefinition } from '@frametext/service-kit';
 import { tesseractEnv, type Config } from './config.js';
 import { FrameMemories } from './domain/frame-memory.js';
-import { recognizeFrame, type Candidate } from './domain/recognize.js';
+import { recognizeFrame, wantsSegmentReader, type Candidate } from './domain/recognize.js';
+import { SegmentGate } from './domain/segment-gate.js';
 import { tesseractLanguage } from './domain/language.js';
 import { tesseractModels, tesseractVersion, type TesseractOptions } from './domain/tesseract.js';
 import { TesseractPool } from './domain/tesseract-pool.js';
@@ -36,6 +37,8 @@ export function ocrTesseractService(config: Config, opts: OcrServiceOptions = {}
   const pool = tesseractPool(config);
   // Each upload's last bare pass, so text where a frame did not change is carried over rather than read again.
   const memories = new FrameMemories<Candidate>();
+  // Whether each upload's frames show seven-segment digits, so the segment reader stops where they show none.
+  const segmentGate = new SegmentGate();
   const recognizeOptions = {
     whiteMask: config.OCR_WHITE_MASK,
     whiteThreshold: config.OCR_WHITE_THRESHOLD,
@@ -69,7 +72,10 @@ export function ocrTesseractService(config: Config, opts: OcrServiceOptions = {}
           readFrame: (key) => storage.getBuffer(key),
           recognize: async (image, request) => {
             const lang = await modelFor(request.originalLanguage);
-            return recognizeFrame(image, recognizeOptions, (pgm) => pool.read(pgm, lang), request.mediaContent, memories.of(`${request.uploadId}:${lang}`));
+            const readSegments = wantsSegmentReader(request.mediaContent) && segmentGate.wants(request.uploadId);
+            const text = await recognizeFrame(image, recognizeOptions, (pgm) => pool.read(pgm, lang), request.mediaContent, memories.of(`${request.uploadId}:${lang}`), readSegments);
+            segmentGate.saw(request.uploadId, text.segmentValues ?? 0);
+            return text;
           },
         },
         config.BUS_MAX_ATTEMPTS,

@@ -14,6 +14,8 @@ export interface PreparedFrame {
   colourPixels: Buffer;
   /** The frame in grey, one byte a pixel with no header (to compare frames). */
   greyPixels: Buffer;
+  /** Each pixel's brightest channel, one byte a pixel (lit LED strokes of any colour stand out in it). */
+  brightPixels: Buffer;
   /** Black where the frame is near-white (every channel >= threshold), white elsewhere, as PGM. */
   whiteMask: Buffer;
   /** Share of the frame's pixels that are near-white (0-1). */
@@ -62,6 +64,7 @@ export async function prepareFrame(image: Buffer, opts: { whiteThreshold: number
   const pixels = width * height;
   const grey = Buffer.allocUnsafe(pixels);
   const mask = Buffer.allocUnsafe(pixels);
+  const bright = Buffer.allocUnsafe(pixels);
   const t = opts.whiteThreshold;
   let white = 0;
   for (let p = 0, i = 0; p < pixels; p++, i += channels) {
@@ -69,6 +72,7 @@ export async function prepareFrame(image: Buffer, opts: { whiteThreshold: number
     const g = data[i + 1]!;
     const b = data[i + 2]!;
     grey[p] = (r * 54 + g * 183 + b * 19) >> 8;
+    bright[p] = r > g ? (r > b ? r : b) : g > b ? g : b;
     const near = r >= t && g >= t && b >= t;
     mask[p] = near ? 0 : 255;
     if (near) white++;
@@ -81,6 +85,7 @@ export async function prepareFrame(image: Buffer, opts: { whiteThreshold: number
     colour: netpbm('P6', width, height, data),
     colourPixels: data,
     greyPixels: grey,
+    brightPixels: bright,
     whiteMask: netpbm('P5', width, height, median3x3Binary(mask, width, height)),
     whiteShare: pixels > 0 ? white / pixels : 0,
     plainShare: plainShare(grey),

@@ -3,6 +3,7 @@ import { mergeRuns, readableRuns, runCandidate, wantsMaskPass as sharedWantsMask
 import { CELL, changedCells, touches, type MemoryHandle } from './frame-memory.js';
 import { boxArea, boxVertices, unionBox, type Box } from './geometry.js';
 import { cropPpm, prepareFrame } from './preprocess.js';
+import { readSevenSegment, type SegmentWord } from './seven-segment.js';
 import { parseTsv, type TsvLine, type TsvWord } from './tsv.js';
 import type { WhiteMaskMode } from '../config.js';
 
@@ -28,6 +29,8 @@ export interface FrameText {
   imageHeight: number;
   passes: Pass[];
   whiteShare: number;
+  /** Values the seven-segment reader read (undefined: it did not look). */
+  segmentValues?: number;
 }
 
 /** When the mask pass runs (`auto`: a little near-white over a picture): text-analysis's rule, shared with the Local engine. */
@@ -85,6 +88,26 @@ export function maskOverBare(mask: Candidate[], bare: Candidate[]): Candidate[] 
   return [...kept, ...bare.filter((b) => !kept.includes(b) && !mask.some((m) => sameSpot(b, m)))];
 }
 
+/**
+ * Seven-segment displays (meters, scales, supplies, clocks) show numbers: the segment reader runs on frames of
+ * numerical uploads (and when no media content is given), not on captions or slides.
+ */
+export function wantsSegmentReader(mediaContent: MediaContent | undefined): boolean {
+  return mediaContent === undefined || mediaContent === 'numerical';
+}
+
+/**
+ * Puts the segment reader's values among Tesseract's runs: Tesseract's words on a display (what it makes of
+ * segment digits, often wrong) give way to the value read there; every other word stays.
+ */
+export function withSegmentWords(candidates: Candidate[], segments: SegmentWord[]): Candidate[] {
+  if (segments.length === 0) return candidates;
+  const displays = segments.map((s) => grow(s.box, Math.round(s.box.height / 4), Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER));
+  const kept = candidates
+    .map((c) => ({ ...c, words: c.words.filter((w) => !displays.some((d) => overlapShare(w.box, d) > 0.3 || overlapShare(d, w.box) > 0.3)) }))
+    .filter((c) => c.words.length > 0);
+  return [...kept, ...segments.map((s) => ({ words: [s], confidence: s.confidence }))];
+}
 
 const boxRect = (w: TsvWord) => ({ x: w.box.left, y: w.box.top, w: w.box.width, h: w.box.height });
 
@@ -134,8 +157,16 @@ function toDetection(c: Candidate): Detection {
  * is explained by what the mask read this frame (a dashboard's values) or nothing changed (a slide shown for a
  * while): the runs of words it found where nothing changed are carried over, boxes and all.
  */
-export async function recognizeFrame(image: Buffer, opts: RecognizeOptions, run: TesseractRunner, mediaContent?: MediaContent, memory?: MemoryHandle<Candidate>): Promise<FrameText> {
+export async function recognizeFrame(
+  image: Buffer,
+  opts: RecognizeOptions,
+  run: TesseractRunner,
+  mediaContent?: MediaContent,
+  memory?: MemoryHandle<Candidate>,
+  readSegments = wantsSegmentReader(mediaContent),
+): Promise<FrameText> {
   const frame = await prepareFrame(image, { whiteThreshold: opts.whiteThreshold, maxPixels: opts.maxPixels });
+  const segments = readSegments ? readSevenSegment({ width: frame.width, height: frame.height, bright: frame.brightPixels, grey: frame.greyPixels }) : [];
   const read = async (pass: Pass) => parseTsv(await run(pass === 'bare' ? frame.colour : frame.whiteMask)).flatMap((line) => cleanLine(line, frame.width, frame.height, opts.minWordConfidence));
   const passes: Pass[] = [];
   const readBare = async () => {
@@ -197,7 +228,7 @@ export async function recognizeFrame(image: Buffer, opts: RecognizeOptions, run:
   } finally {
     memory?.settle();
   }
-  const detections = mergeLines(candidates).map(toDetection);
+  const detections = mergeLines(withSegmentWords(candidates, segments)).map(toDetection);
   return {
     detections,
     words: detections.flatMap((d) => d.words ?? []),
@@ -205,5 +236,6 @@ export async function recognizeFrame(image: Buffer, opts: RecognizeOptions, run:
     imageHeight: frame.height,
     passes,
     whiteShare: frame.whiteShare,
+    segmentValues: readSegments ? segments.length : undefined,
   };
 }

@@ -1,0 +1,106 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeSevenSegmentFrames, SEGMENT_STYLES } from '@frametext/sample-media';
+import { prepareFrame } from '../src/domain/preprocess.js';
+import { withSegmentWords, type Candidate } from '../src/domain/recognize.js';
+import { SEGMENT_FIRST_FRAMES, SEGMENT_RECHECK_EVERY, SegmentGate } from '../src/domain/segment-gate.js';
+import { readSevenSegment } from '../src/domain/seven-segment.js';
+import { makeFrame } from './fixtures.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'seven-segment-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const readFile7 = async (path: string) => {
+  const frame = await prepareFrame(await readFile(path), { whiteThreshold: 200, maxPixels: 50_000_000 });
+  return readSevenSegment({ width: frame.width, height: frame.height, bright: frame.brightPixels, grey: frame.greyPixels });
+};
+
+describe('the seven-segment reader', () => {
+  it('reads at least 90% of the values exactly on displays of every colour and size it was not tuned on', async () => {
+    const byStyle = new Map<string, { found: number; total: number }>();
+    const heights = new Set<string>();
+    let wrong = 0;
+    for (const seed of [601, 602, 603]) {
+      for (const frame of await makeSevenSegmentFrames({ dir, seed, count: 2 })) {
+        const read = (await readFile7(frame.path)).map((w) => w.text);
+        frame.displays.forEach((d, i) => {
+          const tally = byStyle.get(d.style) ?? { found: 0, total: 0 };
+          tally.total++;
+          if (read.includes(frame.values[i]!)) tally.found++;
+          byStyle.set(d.style, tally);
+          heights.add(d.digitHeight < 50 ? 'small' : d.digitHeight < 80 ? 'medium' : 'large');
+        });
+        wrong += read.filter((text) => !frame.values.includes(text)).length;
+      }
+    }
+    expect([...byStyle.keys()].sort()).toEqual([...SEGMENT_STYLES].sort());
+    expect([...heights].sort()).toEqual(['large', 'medium', 'small']);
+    const found = [...byStyle.values()].reduce((n, t) => n + t.found, 0);
+    const total = [...byStyle.values()].reduce((n, t) => n + t.total, 0);
+    expect(found / total, JSON.stringify(Object.fromEntries(byStyle))).toBeGreaterThanOrEqual(0.9);
+    // A display it misses is mostly not read at all: readings that no display shows (a digit lost) stay rare.
+    expect(wrong / total).toBeLessThanOrEqual(0.05);
+  });
+
+  it('reads decimal points, a colon and a minus sign, with a box around the digits', async () => {
+    const frames = await makeSevenSegmentFrames({ dir, seed: 1, count: 1 });
+    const words = await readFile7(frames[0]!.path);
+    const texts = words.map((w) => w.text);
+    expect(texts).toEqual(expect.arrayContaining(['18.165', '20:46', '-5.7', '49.95']));
+    const clock = frames[0]!.displays[frames[0]!.values.indexOf('20:46')]!.box;
+    const box = words.find((w) => w.text === '20:46')!.box;
+    expect(Math.abs(box.left - clock.left)).toBeLessThanOrEqual(4);
+    expect(Math.abs(box.top - clock.top)).toBeLessThanOrEqual(4);
+    expect(Math.abs(box.height - clock.height)).toBeLessThanOrEqual(6);
+  });
+
+  it('finds no digits on ordinary frames: text, numbers, a busy picture', async () => {
+    const plain = join(dir, 'plain.jpg');
+    await makeFrame(plain, {
+      width: 1280,
+      height: 720,
+      background: '0x101820',
+      texts: [
+        { text: 'Battery 85 pct', x: 80, y: 80, size: 60, color: 'white' },
+        { text: '1 11 111 I l - 7 17 71', x: 80, y: 220, size: 88, color: 'white' },
+        { text: 'DC FAST CHARGER 146 kW', x: 80, y: 400, size: 44, color: '0x9fd3ff' },
+      ],
+    });
+    const slide = join(dir, 'slide.jpg');
+    await makeFrame(slide, { width: 1280, height: 720, background: '0xf4f1ea', texts: [{ text: 'Results 12.5 more -3.2 C', x: 90, y: 200, size: 64, color: '0x1d2330' }, { text: 'Step 1 - 11.30', x: 90, y: 400, size: 44, color: '0x1d2330' }] });
+    const busy = join(dir, 'busy.jpg');
+    await makeFrame(busy, { width: 1280, height: 720, background: 'busy', at: 6, texts: [{ text: 'DELTA 314 km', x: 300, y: 560, size: 56, color: 'white' }, { text: '1137', x: 380, y: 290, size: 64, color: 'white' }] });
+    for (const path of [plain, slide, busy]) expect(await readFile7(path), path).toEqual([]);
+  });
+
+  it("puts its values in place of Tesseract's words on the display, and keeps every other word", () => {
+    const word = (text: string, left: number, top: number) => ({ text, box: { left, top, width: 80, height: 40 }, confidence: 90 });
+    const tesseract: Candidate[] = [
+      { words: [word('VOLTAGE', 100, 40)], confidence: 90 },
+      { words: [word('I2.O5', 100, 110), word('V', 300, 110)], confidence: 60 },
+    ];
+    const merged = withSegmentWords(tesseract, [{ text: '12.05', box: { left: 100, top: 100, width: 180, height: 60 }, confidence: 95 }]);
+    expect(merged.flatMap((c) => c.words.map((w) => w.text)).sort()).toEqual(['12.05', 'V', 'VOLTAGE']);
+  });
+
+  it('stops looking in an upload whose first frames show no segment digits, looks again now and then, and never stops where it found some', () => {
+    const gate = new SegmentGate();
+    const asked = (upload: string, frames: number, found = 0) =>
+      Array.from({ length: frames }, () => {
+        const wanted = gate.wants(upload);
+        if (wanted) gate.saw(upload, found);
+        return wanted;
+      }).filter(Boolean).length;
+    expect(asked('talk', 100)).toBe(SEGMENT_FIRST_FRAMES + Math.floor(100 / SEGMENT_RECHECK_EVERY));
+    expect(asked('meter', 100, 3)).toBe(100);
+    // Frames asked about at once, before any of them is read, are all looked at.
+    expect(Array.from({ length: 10 }, () => gate.wants('burst')).every(Boolean)).toBe(true);
+  });
+});
