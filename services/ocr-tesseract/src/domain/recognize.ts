@@ -70,24 +70,6 @@ function shiftLine(line: TsvLine, dx: number, dy: number): TsvLine {
 
 const runBox = (c: Candidate): Box => unionBox(c.words.map((w) => w.box));
 
-const squeezed = (c: Candidate) => c.words.map((w) => w.text).join('');
-
-/** How much surer (confidence, 0-100) the bare pass must be of a spot than the mask pass for its reading to win. */
-const BARE_SURER_BY = 10;
-
-/**
- * One reading per spot where the mask pass and the bare pass read the same place: the mask's, since its letters are
- * crisp (`146 kW` where the bare pass reads `146 kw`), except where the two differ only in spacing (thresholding
- * thins strokes and closes gaps: `36.5C` for `36.5 C`, which the bare pass sees as drawn) or the bare pass is clearly
- * surer (noise or flicker broke the mask's strokes: `336 rpm` for `430 rpm`). So the preprocessing does not replace
- * a better plain reading. What only one pass read is kept.
- */
-export function maskOverBare(mask: Candidate[], bare: Candidate[]): Candidate[] {
-  const sameSpot = (b: Candidate, m: Candidate) => overlapShare(runBox(b), runBox(m)) > 0.5;
-  const kept = mask.map((m) => bare.find((b) => sameSpot(b, m) && (squeezed(b) === squeezed(m) || b.confidence > m.confidence + BARE_SURER_BY)) ?? m);
-  return [...kept, ...bare.filter((b) => !kept.includes(b) && !mask.some((m) => sameSpot(b, m)))];
-}
-
 /**
  * Seven-segment displays (meters, scales, supplies, clocks) show numbers: the segment reader runs on frames of
  * numerical uploads (and when no media content is given), not on captions or slides.
@@ -217,7 +199,8 @@ export async function recognizeFrame(
       // Without an earlier reading to compare with, both at once, so they can share one Tesseract process.
       const others = bare ?? (await bareSince(since, mask));
       // White text is the mask's: where both read the same spot, the crisp mask reading is kept (`kW`, not `kw`).
-      candidates.push(...maskOverBare(mask, others));
+      const maskBoxes = mask.map(runBox);
+      candidates.push(...mask, ...others.filter((c) => !maskBoxes.some((m) => overlapShare(runBox(c), m) > 0.5)));
     } else {
       // White text over a picture: on the picture itself Tesseract reads texture, so the bare pass is spent only
       // when the mask gave nothing.
