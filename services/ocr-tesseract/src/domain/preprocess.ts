@@ -5,12 +5,15 @@ export interface PreparedFrame {
   width: number;
   height: number;
   /**
-   * The frame as it is, in colour, as binary PPM (Tesseract reads it without decoding a JPEG again). The bare pass
-   * reads this rather than our grey: Tesseract's own thresholding weighs the channels, and keeps yellow on blue
-   * legible where a luminance grey flattens it.
+   * What the bare pass reads, as binary PPM or PGM (Tesseract reads it without decoding a JPEG again): the frame in
+   * colour when it is colourful, since Tesseract's own thresholding weighs the channels and keeps yellow on blue, or
+   * red on a green of the same brightness, legible where a luminance grey flattens it; in grey otherwise, which
+   * Tesseract reads faster (210 ms against 280 ms a 720p frame).
    */
-  colour: Buffer;
-  /** RGB bytes of the frame, 3 a pixel, no header (for crops). */
+  bare: Buffer;
+  /** Whether `bare` is in colour (at least COLOURFUL_SHARE of the frame is saturated). */
+  colourful: boolean;
+  /** The decoded RGB bytes, 3 a pixel, no header (for crops of the bare image). */
   colourPixels: Buffer;
   /** The frame in grey, one byte a pixel with no header (to compare frames). */
   greyPixels: Buffer;
@@ -35,12 +38,22 @@ export class FrameUnreadableError extends Error {
   }
 }
 
-/** A rectangle of a colour frame (RGB, `width` wide) as binary PPM. */
-export function cropPpm(pixels: Buffer, width: number, box: { left: number; top: number; width: number; height: number }): Buffer {
-  const out = Buffer.allocUnsafe(box.width * box.height * 3);
-  for (let y = 0; y < box.height; y++) pixels.copy(out, y * box.width * 3, ((box.top + y) * width + box.left) * 3, ((box.top + y) * width + box.left + box.width) * 3);
-  return netpbm('P6', box.width, box.height, out);
+/** A rectangle of the frame as the bare pass reads it: PPM from the RGB bytes when colourful, else PGM from the grey. */
+export function cropBare(frame: PreparedFrame, box: { left: number; top: number; width: number; height: number }): Buffer {
+  const channels = frame.colourful ? 3 : 1;
+  const pixels = frame.colourful ? frame.colourPixels : frame.greyPixels;
+  const out = Buffer.allocUnsafe(box.width * box.height * channels);
+  for (let y = 0; y < box.height; y++) {
+    const from = ((box.top + y) * frame.width + box.left) * channels;
+    pixels.copy(out, y * box.width * channels, from, from + box.width * channels);
+  }
+  return netpbm(frame.colourful ? 'P6' : 'P5', box.width, box.height, out);
 }
+
+/** A pixel whose channels spread by more than this is saturated (a colour, not a grey). */
+const SATURATED_SPREAD = 48;
+/** A frame with at least this share of saturated pixels is read in colour. */
+export const COLOURFUL_SHARE = 0.05;
 
 function netpbm(magic: 'P5' | 'P6', width: number, height: number, pixels: Buffer): Buffer {
   return Buffer.concat([Buffer.from(`${magic}\n${width} ${height}\n255\n`, 'ascii'), pixels]);
@@ -67,22 +80,28 @@ export async function prepareFrame(image: Buffer, opts: { whiteThreshold: number
   const bright = Buffer.allocUnsafe(pixels);
   const t = opts.whiteThreshold;
   let white = 0;
+  let saturated = 0;
   for (let p = 0, i = 0; p < pixels; p++, i += channels) {
     const r = data[i]!;
     const g = data[i + 1]!;
     const b = data[i + 2]!;
     grey[p] = (r * 54 + g * 183 + b * 19) >> 8;
-    bright[p] = r > g ? (r > b ? r : b) : g > b ? g : b;
+    const max = r > g ? (r > b ? r : b) : g > b ? g : b;
+    const min = r < g ? (r < b ? r : b) : g < b ? g : b;
+    bright[p] = max;
+    if (max - min > SATURATED_SPREAD) saturated++;
     const near = r >= t && g >= t && b >= t;
     mask[p] = near ? 0 : 255;
     if (near) white++;
   }
+  const colourful = pixels > 0 && saturated / pixels >= COLOURFUL_SHARE;
   // Busy pictures leave near-white specks in the mask, which Tesseract takes for text around the real words;
   // a 3x3 median removes specks and keeps strokes (a 5x5 one read slightly more but cost 10x the time).
   return {
     width,
     height,
-    colour: netpbm('P6', width, height, data),
+    bare: colourful ? netpbm('P6', width, height, data) : netpbm('P5', width, height, grey),
+    colourful,
     colourPixels: data,
     greyPixels: grey,
     brightPixels: bright,

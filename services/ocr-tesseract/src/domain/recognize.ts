@@ -2,7 +2,7 @@ import type { Detection, MediaContent, Word } from '@frametext/contracts';
 import { mergeRuns, readableRuns, runCandidate, wantsMaskPass as sharedWantsMaskPass } from '@frametext/text-analysis';
 import { CELL, changedCells, touches, type MemoryHandle } from './frame-memory.js';
 import { boxArea, boxVertices, unionBox, type Box } from './geometry.js';
-import { cropPpm, prepareFrame } from './preprocess.js';
+import { cropBare, prepareFrame } from './preprocess.js';
 import { readSevenSegment, type SegmentWord } from './seven-segment.js';
 import { parseTsv, type TsvLine, type TsvWord } from './tsv.js';
 import type { WhiteMaskMode } from '../config.js';
@@ -149,7 +149,7 @@ export async function recognizeFrame(
 ): Promise<FrameText> {
   const frame = await prepareFrame(image, { whiteThreshold: opts.whiteThreshold, maxPixels: opts.maxPixels });
   const segments = readSegments ? readSevenSegment({ width: frame.width, height: frame.height, bright: frame.brightPixels, grey: frame.greyPixels }) : [];
-  const read = async (pass: Pass) => parseTsv(await run(pass === 'bare' ? frame.colour : frame.whiteMask)).flatMap((line) => cleanLine(line, frame.width, frame.height, opts.minWordConfidence));
+  const read = async (pass: Pass) => parseTsv(await run(pass === 'bare' ? frame.bare : frame.whiteMask)).flatMap((line) => cleanLine(line, frame.width, frame.height, opts.minWordConfidence));
   const passes: Pass[] = [];
   const readBare = async () => {
     passes.push('bare');
@@ -180,7 +180,7 @@ export async function recognizeFrame(
     for (const c of since.previous.candidates) if (touches(area, runBox(c))) area = unionBox([area, grow(runBox(c), 4, frame.width, frame.height)]);
     if (area.width * area.height > REREAD_MAX_SHARE * frame.width * frame.height) return readBare();
     passes.push('bare');
-    const reread = parseTsv(await run(cropPpm(frame.colourPixels, frame.width, area))).flatMap((line) =>
+    const reread = parseTsv(await run(cropBare(frame, area))).flatMap((line) =>
       cleanLine(shiftLine(line, area.left, area.top), frame.width, frame.height, opts.minWordConfidence),
     );
     return [...kept.filter((c) => !touches(area, runBox(c))), ...reread];
