@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { seededRandom } from '@frametext/text-analysis';
 import sharp from 'sharp';
 import { ffmpeg, h264Args } from './ffmpeg.js';
 import type { GeneratedVideo, TimedText } from './videos.js';
@@ -69,18 +70,6 @@ export interface SegmentScene {
   height: number;
   background: string;
   displays: SegmentDisplay[];
-}
-
-/** A small seeded random generator (mulberry32): the same seed gives the same scene. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Digit width, stroke, gap between segments and pitch between digits, for digits `h` high. */

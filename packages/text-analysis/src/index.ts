@@ -21,3 +21,4 @@ export * from './numerical-export.js';
 export * from './two-pass.js';
 export * from './bullets.js';
 export * from './slide-builds.js';
+export * from './seeded-random.js';

@@ -1,4 +1,5 @@
 import type { TextBlock } from './geometry.js';
+import { seededRandom } from './seeded-random.js';
 
 /*
  * A made-up dashboard as OCR would read it, frame after frame, with the truth of which field each block shows:
@@ -28,18 +29,6 @@ export interface SyntheticDashboard {
   /** field[f][i]: the field block i of frame f shows, or null for a short-lived text. */
   field: (number | null)[][];
   fieldCount: number;
-}
-
-/** Mulberry32: a small, fast, seeded generator of numbers in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const LABELS = ['Pump', 'Fan', 'Cell', 'Tank', 'Line', 'Zone'];

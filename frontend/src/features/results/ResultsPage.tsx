@@ -1,5 +1,5 @@
 import type { UploadDetailsResponse } from '@frametext/contracts';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useAppDispatch } from '../../lib/store';
 import { toastShown } from '../../lib/ui';
@@ -62,39 +62,42 @@ export default function ResultsPage() {
     <div className="page container">
       {loading && <ResultsLoading label="Loading results" />}
       {!loading && deleted && (
-        <div className="stack">
-          <Link className="results__back" to={BACK.to}>
-            ← {BACK.label}
-          </Link>
-          <h1>Results</h1>
-          <div className="alert alert--info" role="status">
-            <p>
-              <strong>{DELETED_TITLE}</strong>
-            </p>
-            <p>Its files and results are gone. Your other uploads are on the uploads page.</p>
-          </div>
-        </div>
+        <ResultsNotice tone="info">
+          <p>
+            <strong>{DELETED_TITLE}</strong>
+          </p>
+          <p>Its files and results are gone. Your other uploads are on the uploads page.</p>
+        </ResultsNotice>
       )}
       {!loading && failure !== null && !deleted && (
-        <div className="stack">
-          <Link className="results__back" to={BACK.to}>
-            ← {BACK.label}
-          </Link>
-          <h1>Results</h1>
-          <div className="alert alert--danger" role="alert">
-            <p>
-              <strong>{older ? NO_RESULTS_TOAST : UNABLE_INLINE}</strong>
-            </p>
-            {failure !== NOT_READY_TOAST && <p>{failure}</p>}
-            {!isLocal && (
-              <button type="button" className="btn btn--secondary btn--sm" onClick={() => void server.refetch()}>
-                Try again
-              </button>
-            )}
-          </div>
-        </div>
+        <ResultsNotice tone="danger">
+          <p>
+            <strong>{older ? NO_RESULTS_TOAST : UNABLE_INLINE}</strong>
+          </p>
+          {failure !== NOT_READY_TOAST && <p>{failure}</p>}
+          {!isLocal && (
+            <button type="button" className="btn btn--secondary btn--sm" onClick={() => void server.refetch()}>
+              Try again
+            </button>
+          )}
+        </ResultsNotice>
       )}
       {!loading && failure === null && view && <ResultsShell key={view.uploadID} view={view} back={BACK} only={older ? 'numerical' : undefined} />}
+    </div>
+  );
+}
+
+/** The page when there are no results to show: the way back, the heading, and why (a status, or an alert). */
+function ResultsNotice({ tone, children }: { tone: 'info' | 'danger'; children: ReactNode }) {
+  return (
+    <div className="stack">
+      <Link className="results__back" to={BACK.to}>
+        ← {BACK.label}
+      </Link>
+      <h1>Results</h1>
+      <div className={`alert alert--${tone}`} role={tone === 'danger' ? 'alert' : 'status'}>
+        {children}
+      </div>
     </div>
   );
 }
