@@ -112,7 +112,8 @@ async function ensurePnpm() {
   const current = check('pnpm', ['--version']);
   if (current.ok && current.out.trim() === PNPM_VERSION) return;
   log(`installing pnpm ${PNPM_VERSION}`);
-  await run('npm', ['install', '-g', '--no-fund', '--no-audit', `pnpm@${PNPM_VERSION}`]);
+  // --force replaces whatever answers to `pnpm` but is not this version, such as a shim `corepack enable` left.
+  await run('npm', ['install', '-g', '--force', '--no-fund', '--no-audit', `pnpm@${PNPM_VERSION}`]);
 }
 
 export async function installAndBuild() {
