@@ -11,7 +11,8 @@ import { startServices, waitUntilHealthy } from '../scripts/lib/services.mjs';
 import { portOpen } from '../scripts/lib/sh.mjs';
 
 const BASE = 'http://localhost:8080';
-const norm = (s) => s.replace(/\s+/g, ' ').trim();
+// A value counts as found when its characters are there, spaces aside: `36.5C` is the reading `36.5 C`.
+const norm = (s) => s.replace(/\s+/g, '');
 
 /** fetch, tried once more when a kept-alive connection turns out closed before any answer (idle between cases). */
 async function send(url, init) {

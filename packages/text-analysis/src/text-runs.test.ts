@@ -42,6 +42,14 @@ describe('readableRuns', () => {
     expect(runs.map((r) => r.map((x) => x.text))).toEqual([['Battery'], ['45%']]);
   });
 
+  it('spares a number and the unit after it from the floor on request (numerical uploads), and nothing else', () => {
+    // Tesseract read a yellow reading on blue right but called it 2 % sure; the junk after it is as unsure.
+    const line = [w('Temperature', 10, 95, 200), w('36.7', 300, 2), w('C', 410, 2, 30), w('ai', 460, 2, 30), w('ready', 700, 3)];
+    const read = (keepValues: boolean) => readableRuns(line, (x) => x.rect, { ...rules, keepValues }).map((r) => r.map((x) => x.text));
+    expect(read(false)).toEqual([['Temperature']]);
+    expect(read(true)).toEqual([['Temperature'], ['36.7', 'C']]);
+  });
+
   it('knows an implausible box: empty, outside, or the whole frame', () => {
     expect(isImplausibleWordBox({ x: 0, y: 0, w: 0, h: 10 }, 100, 100)).toBe(true);
     expect(isImplausibleWordBox({ x: 90, y: 0, w: 20, h: 10 }, 100, 100)).toBe(true);

@@ -47,6 +47,13 @@ export function isImplausibleWordBox(rect: Rect, imageWidth: number, imageHeight
 export interface LineRules {
   /** Words read with less confidence (0..100) are dropped. */
   minConfidence: number;
+  /**
+   * Spare values from the floor: a number (`36.7`, `00:12`, `-4,5%`) and a short unit right after it (`C`, `rpm`,
+   * `km/h`) are kept whatever their confidence. On a numerical upload the numbers are the point, and Tesseract often
+   * reads a coloured reading right while calling it unsure (1 %); the confidence stays with the word, so the views
+   * can still mark it unsure.
+   */
+  keepValues?: boolean;
   imageWidth: number;
   imageHeight: number;
 }
@@ -57,8 +64,18 @@ export interface LineRules {
  * wide gaps (splitAtWideGaps), so a dashboard's label and its value far to the right are separate runs on every frame.
  */
 export function readableRuns<T extends { text: string; confidence: number }>(line: readonly T[], rectOf: (word: T) => Rect, rules: LineRules): T[][] {
-  const kept = line
-    .map((w) => ({ ...w, text: w.text.trim() }))
-    .filter((w) => w.text.length > 0 && w.confidence >= rules.minConfidence && !isImplausibleWordBox(rectOf(w), rules.imageWidth, rules.imageHeight));
+  const words = line.map((w) => ({ ...w, text: w.text.trim() }));
+  const spared = (i: number) => rules.keepValues === true && (isValueWord(words[i]!.text) || (i > 0 && isValueWord(words[i - 1]!.text) && isUnitWord(words[i]!.text)));
+  const kept = words.filter(
+    (w, i) => w.text.length > 0 && (w.confidence >= rules.minConfidence || spared(i)) && !isImplausibleWordBox(rectOf(w), rules.imageWidth, rules.imageHeight),
+  );
   return splitAtWideGaps(kept, rectOf);
 }
+
+/** A number as a reading shows it: digits with separators, an optional sign, currency before or percent after. */
+const VALUE_WORD = /^[-+\u2212]?[$€£]?\d+(?:[.,:]\d+)*[%°]?$/u;
+/** A unit written after a number: a few letters, optionally with a degree sign or a slash (`°C`, `rpm`, `km/h`). */
+const UNIT_WORD = /^[°µ%]?\p{L}{1,3}(?:\/\p{L}{1,2})?$/u;
+
+export const isValueWord = (text: string): boolean => VALUE_WORD.test(text);
+const isUnitWord = (text: string): boolean => UNIT_WORD.test(text);

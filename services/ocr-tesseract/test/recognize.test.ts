@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../src/config.js';
 import { FrameMemories } from '../src/domain/frame-memory.js';
 import { FrameUnreadableError } from '../src/domain/preprocess.js';
-import { recognizeFrame, type Candidate, type RecognizeOptions } from '../src/domain/recognize.js';
+import { preferMask, recognizeFrame, strayCharacters, type Candidate, type RecognizeOptions } from '../src/domain/recognize.js';
 import { runTesseract, TesseractError } from '../src/domain/tesseract.js';
 import { tesseractOptions } from '../src/service.js';
 import { makeFrame } from './fixtures.js';
@@ -176,5 +176,26 @@ describe('recognizeFrame with the real tesseract', () => {
   it('reports a missing binary as missing', async () => {
     const err = await runTesseract(Buffer.from('x'), { ...tesseract, binary: '/nonexistent/tesseract' }).catch((e: unknown) => e);
     expect((err as TesseractError).kind).toBe('missing');
+  });
+});
+
+describe('where both passes read the same spot', () => {
+  const run = (texts: string[], left: number): Candidate => ({
+    confidence: 80,
+    words: texts.map((text, i) => ({ text, confidence: 80, box: { left: left + i * 60, top: 100, width: 50, height: 40 } })),
+  });
+  const texts = (runs: Candidate[]) => runs.map((r) => r.words.map((w) => w.text).join(' '));
+
+  it('counts stray characters: symbols in any word, quotes inside a number, not units, signs or currencies', () => {
+    expect(strayCharacters('37.2€ C')).toBe(0);
+    expect(strayCharacters("00:00'05")).toBe(1);
+    expect(strayCharacters('3790C¢ | ~')).toBe(3);
+    expect(strayCharacters("-4,5% 36.5°C $12.50 don't (km/h)")).toBe(0);
+  });
+
+  it('keeps the mask reading unless it holds stray characters the bare reading of that spot does not, and keeps what only one pass read', () => {
+    const mask = [run(['150', 'kW'], 100), run(['37.2¢'], 400), run(["00:00'05"], 700)];
+    const bare = [run(['150', 'kw'], 100), run(['37.2C'], 400), run(["00:00'06"], 700), run(['Stirrer'], 1000)];
+    expect(texts(preferMask(mask, bare))).toEqual(['150 kW', "00:00'05", '37.2C', 'Stirrer']);
   });
 });

@@ -71,6 +71,38 @@ function shiftLine(line: TsvLine, dx: number, dy: number): TsvLine {
 const runBox = (c: Candidate): Box => unionBox(c.words.map((w) => w.box));
 
 /**
+ * Characters no reading should hold: anything but letters, digits, spaces and the punctuation text and values use.
+ * Inside a number, quotes count too (`00:00'05`). Tesseract writes them where it half-sees a glyph (`37.2€` for
+ * `37.2C`, `3790C€` for `37.0C`).
+ */
+export function strayCharacters(text: string): number {
+  let stray = 0;
+  for (const word of text.split(/\s+/)) {
+    const allowed = /\d/.test(word) ? /[\p{L}\p{N}.,:;%°/+\-\u2212$€£()]/u : /[\p{L}\p{N}.,:;!?'"%°/+\-\u2212&()$€£@#*]/u;
+    for (const ch of word) if (!allowed.test(ch)) stray += 1;
+  }
+  return stray;
+}
+
+const runText = (c: Candidate) => c.words.map((w) => w.text).join(' ');
+
+/**
+ * White text is the mask pass's: where both passes read the same spot, the crisp mask reading is kept (`kW`, not
+ * `kw`), unless it holds stray characters the bare reading of that spot does not (the mask cut a coloured glyph in
+ * half). Everything else either pass read is kept.
+ */
+export function preferMask(mask: Candidate[], bare: Candidate[]): Candidate[] {
+  const strayer = (m: Candidate) => {
+    const box = runBox(m);
+    const own = strayCharacters(runText(m));
+    return own > 0 && bare.some((b) => overlapShare(runBox(b), box) > 0.5 && strayCharacters(runText(b)) < own);
+  };
+  const kept = mask.filter((m) => !strayer(m));
+  const keptBoxes = kept.map(runBox);
+  return [...kept, ...bare.filter((b) => !keptBoxes.some((m) => overlapShare(runBox(b), m) > 0.5))];
+}
+
+/**
  * Seven-segment displays (meters, scales, supplies, clocks) show numbers: the segment reader runs on frames of
  * numerical uploads (and when no media content is given), not on captions or slides.
  */
@@ -99,8 +131,8 @@ const boxRect = (w: TsvWord) => ({ x: w.box.left, y: w.box.top, w: w.box.width, 
  * the same box on every frame whether or not Tesseract joined it to its label, and tracking can follow it. The
  * rules are text-analysis's readableRuns, which the Local engine in the browser applies too.
  */
-function cleanLine(line: TsvLine, width: number, height: number, minConfidence: number): Candidate[] {
-  return readableRuns(line.words, boxRect, { minConfidence, imageWidth: width, imageHeight: height }).map(runCandidate);
+function cleanLine(line: TsvLine, width: number, height: number, minConfidence: number, keepValues: boolean): Candidate[] {
+  return readableRuns(line.words, boxRect, { minConfidence, keepValues, imageWidth: width, imageHeight: height }).map(runCandidate);
 }
 
 /**
@@ -149,7 +181,9 @@ export async function recognizeFrame(
 ): Promise<FrameText> {
   const frame = await prepareFrame(image, { whiteThreshold: opts.whiteThreshold, maxPixels: opts.maxPixels });
   const segments = readSegments ? readSevenSegment({ width: frame.width, height: frame.height, bright: frame.brightPixels, grey: frame.greyPixels }) : [];
-  const read = async (pass: Pass) => parseTsv(await run(pass === 'bare' ? frame.bare : frame.whiteMask)).flatMap((line) => cleanLine(line, frame.width, frame.height, opts.minWordConfidence));
+  const keepValues = mediaContent === 'numerical';
+  const clean = (line: TsvLine) => cleanLine(line, frame.width, frame.height, opts.minWordConfidence, keepValues);
+  const read = async (pass: Pass) => parseTsv(await run(pass === 'bare' ? frame.bare : frame.whiteMask)).flatMap(clean);
   const passes: Pass[] = [];
   const readBare = async () => {
     passes.push('bare');
@@ -180,9 +214,7 @@ export async function recognizeFrame(
     for (const c of since.previous.candidates) if (touches(area, runBox(c))) area = unionBox([area, grow(runBox(c), 4, frame.width, frame.height)]);
     if (area.width * area.height > REREAD_MAX_SHARE * frame.width * frame.height) return readBare();
     passes.push('bare');
-    const reread = parseTsv(await run(cropBare(frame, area))).flatMap((line) =>
-      cleanLine(shiftLine(line, area.left, area.top), frame.width, frame.height, opts.minWordConfidence),
-    );
+    const reread = parseTsv(await run(cropBare(frame, area))).flatMap((line) => clean(shiftLine(line, area.left, area.top)));
     return [...kept.filter((c) => !touches(area, runBox(c))), ...reread];
   };
   const candidates: Candidate[] = [];
@@ -198,9 +230,7 @@ export async function recognizeFrame(
       const [mask, bare] = since ? [await reading, undefined] : await Promise.all([reading, readBare()]);
       // Without an earlier reading to compare with, both at once, so they can share one Tesseract process.
       const others = bare ?? (await bareSince(since, mask));
-      // White text is the mask's: where both read the same spot, the crisp mask reading is kept (`kW`, not `kw`).
-      const maskBoxes = mask.map(runBox);
-      candidates.push(...mask, ...others.filter((c) => !maskBoxes.some((m) => overlapShare(runBox(c), m) > 0.5)));
+      candidates.push(...preferMask(mask, others));
     } else {
       // White text over a picture: on the picture itself Tesseract reads texture, so the bare pass is spent only
       // when the mask gave nothing.
