@@ -25,6 +25,17 @@ export interface SaverTiming {
 
 export const SAVER_TIMING: SaverTiming = { debounceMs: 500, retryMs: [1000, 2000, 5000, 10_000, 30_000] };
 
+/**
+ * JSON with every object's keys sorted, so the same work always reads the same: the server's JSONB gives the keys
+ * back in its own order, and a view just opened must not count as changed (it would save, and make another open
+ * tab's work stale).
+ */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+}
+
 export class WorkSaver {
   private revision: number;
   /** The document as last stored, as JSON (null: nothing stored). */
@@ -46,7 +57,7 @@ export class WorkSaver {
     private readonly timing: SaverTiming = SAVER_TIMING,
   ) {
     this.revision = loaded.revision;
-    this.stored = loaded.document == null ? null : JSON.stringify(loaded.document);
+    this.stored = loaded.document == null ? null : canonicalJson(loaded.document);
     this.status = loaded.revision > 0 ? { state: 'saved' } : { state: 'idle' };
   }
 
@@ -73,7 +84,7 @@ export class WorkSaver {
 
   /** The view's work as it is now; saved after the debounce unless it is what is already stored or waiting. */
   change(document: unknown): void {
-    const json = JSON.stringify(document);
+    const json = canonicalJson(document);
     if (this.stored === null && this.pending === null && this.defaults === undefined) {
       this.defaults = json;
       return;
