@@ -157,3 +157,60 @@ test('signed out: the demo keeps the work in this browser across a reload, and n
   await expect(minCharacters(other)).toHaveValue('0');
   await other.context().close();
 });
+
+/** Saves a local run into this browser's resultsDB as the Local page would: two frames with a few words each. */
+async function saveLocalRun(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 640;
+    canvas.height = 360;
+    const g = canvas.getContext('2d')!;
+    g.fillStyle = '#111';
+    g.fillRect(0, 0, 640, 360);
+    g.fillStyle = '#fff';
+    g.font = '32px sans-serif';
+    g.fillText('Battery 20%', 64, 72);
+    const thumb = canvas.toDataURL('image/jpeg');
+    const word = (text: string, x: number, w: number) => ({ text, nbox: { x, y: 0.12, w, h: 0.1 }, conf: 95, run: 0 });
+    const id = `local-${Date.now()}-keptwk`;
+    const record = {
+      id,
+      fileName: 'Kept work clip.mp4',
+      uploadedAt: Date.now(),
+      duration: 10,
+      targetFrameRate: 0.2,
+      data: [0, 5].map((t) => ({ t, text: 'Battery 20%', words: [word('Battery', 0.1, 0.2), word('20%', 0.32, 0.1)], thumb, ocrW: 640, ocrH: 360 })),
+    };
+    await new Promise<void>((resolve, reject) => {
+      const open = indexedDB.open('resultsDB');
+      open.onupgradeneeded = () => open.result.createObjectStore('results', { keyPath: 'id' });
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const tx = open.result.transaction('results', 'readwrite');
+        tx.objectStore('results').put(record);
+        tx.oncomplete = () => {
+          open.result.close();
+          resolve();
+        };
+        tx.onerror = () => reject(tx.error);
+      };
+    });
+    return id;
+  });
+}
+
+test('a local upload keeps its work in this browser, never on the server', async ({ page }) => {
+  await signUp(page);
+  const id = await saveLocalRun(page);
+  const saves: string[] = [];
+  page.on('request', (r) => void (r.url().includes('/work/') && saves.push(`${r.method()} ${r.url()}`)));
+  await page.goto(`/view-upload/${id}?view=region`);
+  await expect(page.getByTestId('frame-overlay')).toBeVisible({ timeout: 30_000 });
+  await minCharacters(page).fill('4');
+  await minCharacters(page).blur();
+  await expect(status(page)).toHaveText('Saved in this browser');
+  await page.reload();
+  await expect(page.getByTestId('frame-overlay')).toBeVisible({ timeout: 30_000 });
+  await expect(minCharacters(page)).toHaveValue('4');
+  expect(saves).toEqual([]);
+});

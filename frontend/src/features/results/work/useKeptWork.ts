@@ -72,12 +72,10 @@ export function useKeptWork(view: ResultsView, name: KeptWorkView): KeptWorkPhas
   const [generation, setGeneration] = useState(0);
   const [loaded, setLoaded] = useState<{ key: string; generation: number; saver: WorkSaver | null; message?: string } | null>(null);
 
+  // Work this page already read (the view was open before) is used at once; otherwise it is read first.
+  const cached = savers.get(source.key);
   useEffect(() => {
-    const existing = savers.get(source.key);
-    if (existing) {
-      setLoaded({ key: source.key, generation, saver: existing });
-      return;
-    }
+    if (savers.has(source.key)) return;
     let live = true;
     loadWithRetry(source.store).then(
       (work) => {
@@ -94,7 +92,7 @@ export function useKeptWork(view: ResultsView, name: KeptWorkView): KeptWorkPhas
     };
   }, [source, generation]);
 
-  const current = loaded && loaded.key === source.key && loaded.generation === generation ? loaded : null;
+  const current = cached ? { saver: cached, message: undefined } : loaded && loaded.key === source.key && loaded.generation === generation ? loaded : null;
   const saver = current?.saver ?? null;
 
   // Leaving the view or the page: what waits for the debounce is saved now (a server save survives the page going).
