@@ -1,4 +1,5 @@
 import { openDB, type IDBPDatabase } from 'idb';
+import { deleteBrowserWorkOf } from './browserWork';
 
 /*
  * Runs of the Local page stay in the browser (spec section 3): database resultsDB, object store results, key id,
@@ -129,9 +130,11 @@ export function listLocalRecords(): Promise<LocalRecord[]> {
   return withDb([], async (db) => ((await db.getAll(LOCAL_STORE)) as LocalRecord[]).filter((r) => typeof r.id === 'string' && isLocalId(r.id)));
 }
 
-export function deleteLocalRecords(ids: readonly string[]): Promise<void> {
-  return withDb(undefined, async (db) => {
+/** Deletes the records and the work kept on them in the results views. */
+export async function deleteLocalRecords(ids: readonly string[]): Promise<void> {
+  await withDb(undefined, async (db) => {
     const tx = db.transaction(LOCAL_STORE, 'readwrite');
     await Promise.all([...ids.map((id) => tx.store.delete(id)), tx.done]);
   });
+  await deleteBrowserWorkOf(ids);
 }

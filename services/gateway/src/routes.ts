@@ -30,6 +30,8 @@ export const ROUTES: readonly RouteEntry[] = [
   { methods: ['GET'], path: '/api/getUploadDetails/:id', target: 'results', access: 'signed-in' },
   { methods: ['GET'], path: '/api/getUploadDetailsOld/:id', target: 'results', access: 'signed-in' },
   { methods: ['POST'], path: '/api/deleteUploads', target: 'results', access: 'signed-in' },
+  // A person's work in a results view; on the demo too, but only signed in (signed out, the browser keeps it).
+  { methods: ['GET', 'PUT'], path: '/api/uploads/:id/work/:view', target: 'results', access: 'signed-in' },
 
   { methods: ['POST'], path: '/api/create-checkout-session', target: 'billing', access: 'signed-in' },
   { methods: ['GET'], path: '/api/checkout-sessions/:id', target: 'billing', access: 'signed-in' },

@@ -28,6 +28,7 @@ export interface TestResults {
   /** GET, as `userId` (their access token) when given. */
   get(path: string, userId?: string): Promise<Answer>;
   post(path: string, body: unknown, userId?: string): Promise<Answer>;
+  put(path: string, body: unknown, userId?: string): Promise<Answer>;
   /** Starts another replica on the same schema, queue and exchange. */
   replica(): Promise<RunningResults>;
   stop(): Promise<void>;
@@ -77,6 +78,7 @@ export async function startResults(env: Record<string, string> = {}, opts: Pick<
     },
     get: (path, userId) => service.get(path, { user: userId }),
     post: (path, body, userId) => service.post(path, body, { user: userId }),
+    put: (path, body, userId) => service.request('PUT', path, { body, user: userId }),
     replica: () => service.replica(),
     stop: () => service.stop(),
   };

@@ -85,7 +85,9 @@ describe('ResultsPage', () => {
     const { requests } = serve({ 'GET /api/getUploadDetailsOld/old-1': () => json({ ...sampleDetails(), results: { ...sampleDetails().results, linesByFrame: undefined } }) });
     renderAt('/view-upload-numerical/old-1');
     expect(await screen.findByRole('heading', { name: 'Charger screen', level: 1 })).toBeInTheDocument();
-    expect(requests.map((r) => `${new URL(r.url).pathname}${new URL(r.url).search}`)).toEqual(['/api/getUploadDetailsOld/old-1?mode=numerical']);
+    const paths = () => requests.map((r) => `${new URL(r.url).pathname}${new URL(r.url).search}`);
+    // The details, then the person's kept work on the one view shown.
+    await waitFor(() => expect(paths()).toEqual(['/api/getUploadDetailsOld/old-1?mode=numerical', '/api/uploads/old-1/work/numerical']));
     expect(screen.queryByRole('tablist')).not.toBeInTheDocument();
   });
 
@@ -162,4 +164,43 @@ describe('ResultsPage', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('This local upload is not saved in this browser.');
     await waitFor(() => expect(toasts()).toEqual(['Results not yet available.']));
   });
+
+  it('restores the person\'s kept work before showing the view, and saves their changes on the revision it read', async () => {
+    localStorage.setItem('ViewedHowTo', 'true');
+    const kept = {
+      version: 1,
+      tracking: { similarity: 85, disappearance: 1, minSize: 0, confidence: 50 },
+      blocks: [
+        {
+          id: 'locked-4321',
+          originalId: 'block-1-1',
+          locked: true,
+          uniqueID: 4321,
+          points: [{ frame: 0, index: 0 }, { frame: 1, index: 0 }],
+          total: 2,
+          settings: { seriesName: 'Charger power', numbersOnly: true, wordsToRemove: '', charactersToRemove: '', characterToSplit: '', keepSplitItem: 0 },
+        },
+      ],
+    };
+    const { requests } = serve({
+      'GET /api/getUploadDetails/u-kept': () => json(sampleDetails()),
+      'GET /api/uploads/u-kept/work/numerical': () => json({ data: { view: 'numerical', revision: 3, document: kept, updatedAt: '2025-08-01T12:00:00.000Z' } }),
+      'PUT /api/uploads/u-kept/work/numerical': () => json({ data: { revision: 4, updatedAt: '2025-08-01T12:01:00.000Z' } }),
+    });
+    renderAt('/view-upload/u-kept?view=numerical');
+    // The locked series is back under its name, with its cleaning: the export table shows its values.
+    expect(await screen.findAllByText('Charger power', {}, { timeout: 10_000 })).not.toHaveLength(0);
+    expect(screen.getByRole('button', { name: /Unlock/ })).toBeInTheDocument();
+    expect(screen.getByTestId('kept-work-status')).toHaveTextContent('Saved');
+    expect(requests.some((r) => r.method === 'PUT')).toBe(false);
+
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: /Unlock/ }));
+    await waitFor(() => expect(requests.filter((r) => r.method === 'PUT')).toHaveLength(1), { timeout: 3000 });
+    const put = requests.find((r) => r.method === 'PUT')!;
+    const body = (await put.clone().json()) as { revision: number; document: typeof kept };
+    expect(body.revision).toBe(3);
+    expect(body.document.blocks[0]).toMatchObject({ locked: false, id: 'block-1-1', settings: { seriesName: 'Charger power' } });
+    await waitFor(() => expect(screen.getByTestId('kept-work-status')).toHaveTextContent('Saved'));
+  }, 20_000);
 });

@@ -1,4 +1,4 @@
-import type { UploadDetailsOldResponse, UploadDetailsResponse } from '@frametext/contracts';
+import type { KeptWorkResponse, KeptWorkView, SaveKeptWorkRequest, SaveKeptWorkResponse, UploadDetailsOldResponse, UploadDetailsResponse } from '@frametext/contracts';
 import { api } from '../../lib/api';
 
 export type DetailsMode = 'numerical' | 'captions' | 'presentation' | 'scroll';
@@ -18,6 +18,15 @@ export const resultsApi = api.injectEndpoints({
     getUploadDetailsOld: build.query<UploadDetailsOldResponse, { id: string }>({
       query: ({ id }) => ({ url: `getUploadDetailsOld/${encodeURIComponent(id)}`, params: { mode: 'numerical' }, timeout: DETAILS_OLD_TIMEOUT_MS }),
       providesTags: (_answer, _error, { id }) => [{ type: 'Upload', id }],
+    }),
+    /** GET /uploads/:id/work/:view: the person's kept work in one view (never cached: another tab may have saved). */
+    getKeptWork: build.query<KeptWorkResponse, { id: string; view: KeptWorkView }>({
+      query: ({ id, view }) => `uploads/${encodeURIComponent(id)}/work/${view}`,
+      keepUnusedDataFor: 0,
+    }),
+    /** PUT /uploads/:id/work/:view; keepalive lets a save started as the page goes away finish. */
+    saveKeptWork: build.mutation<SaveKeptWorkResponse, { id: string; view: KeptWorkView; body: SaveKeptWorkRequest; keepalive: boolean }>({
+      query: ({ id, view, body, keepalive }) => ({ url: `uploads/${encodeURIComponent(id)}/work/${view}`, method: 'PUT', body, keepalive }),
     }),
   }),
 });

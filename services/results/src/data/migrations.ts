@@ -115,4 +115,23 @@ export const resultsMigrations: Migration[] = [
       });
     },
   },
+  {
+    // A person's work in a results view (series, boxes, filters, the scroll template), one document per upload,
+    // person and view: the person, not just the upload, since everyone signed in may keep their own work on the
+    // demo. Removed with the upload (cascade) or, for the demo, when the person deletes their account. revision
+    // counts saves, for the optimistic check that keeps two tabs from undoing each other.
+    name: '0006_results_kept_work',
+    async up(db) {
+      await db.schema.createTable('kept_work', (t) => {
+        t.string('upload_id', 128).notNullable().references('id').inTable('uploads').onDelete('CASCADE');
+        t.string('user_id', 128).notNullable();
+        t.string('view', 16).notNullable();
+        t.integer('revision').notNullable();
+        t.jsonb('document').notNullable();
+        t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.primary(['upload_id', 'user_id', 'view']);
+        t.index(['user_id']);
+      });
+    },
+  },
 ];

@@ -2,6 +2,7 @@ import { DEMO_UPLOAD_ID, type DeleteUploadsResponse, type EventData } from '@fra
 import { enqueueEvent, type Knex } from '@frametext/service-kit';
 import { forgetDeletedUploadsOf, rememberDeletedUpload } from '../data/deleted-uploads.js';
 import { rememberDeletedUser } from '../data/deleted-users.js';
+import { forgetKeptWorkOf } from '../data/kept-work.js';
 import { claimDuePurges, dropPurge, markDeleted, reschedulePurge } from '../data/purges.js';
 import { deleteUploadRow, lockCreatedBefore, lockOwnedUploads, lockUploadsOf, type UploadOwner } from '../data/uploads.js';
 import { uploadFolder, type ResultsContext } from './context.js';
@@ -65,6 +66,8 @@ export async function deleteAccountUploads(ctx: ResultsContext, scope: HandlerSc
   const uploads = await lockUploadsOf(scope.trx, data.uid);
   await deleteIn(scope.trx, uploads, false);
   await forgetDeletedUploadsOf(scope.trx, data.uid);
+  // Their work on their own uploads went with the uploads; their work on the demo goes now.
+  await forgetKeptWorkOf(scope.trx, data.uid);
   const ids = uploads.map((u) => u.id);
   if (ids.length > 0) scope.afterCommit(() => purgeNow(ctx, ids));
   scope.log.info({ userId: data.uid, uploads: ids, firstTime }, 'account deleted: its uploads are deleted');

@@ -25,7 +25,7 @@ export const DELETED_MESSAGE = 'This upload was deleted, with its files and resu
  * The upload if the viewer may see it; someone else's upload answers exactly like a missing one. An upload the
  * viewer deleted (or retention removed) answers 410 `uploads/deleted`: only its owner learns it existed.
  */
-async function visibleUpload(ctx: ResultsContext, viewer: Viewer, uploadId: string): Promise<UploadRow> {
+export async function visibleUpload(ctx: ResultsContext, viewer: Viewer, uploadId: string): Promise<UploadRow> {
   const ownerId = 'demo' in viewer ? DEMO_UPLOAD_ID : viewer.userId;
   if ('demo' in viewer && uploadId !== DEMO_UPLOAD_ID) throw notFound('uploads/not-found', NOT_FOUND_MESSAGE);
   const upload = await findUpload(ctx.db, uploadId);

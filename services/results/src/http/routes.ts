@@ -1,8 +1,9 @@
 import { Router, type Request } from 'express';
-import { DEMO_UPLOAD_ID, deleteUploadsRequestSchema, uploadDetailsQuerySchema, uploadIdSchema } from '@frametext/contracts';
+import { DEMO_UPLOAD_ID, deleteUploadsRequestSchema, keptWorkViewSchema, saveKeptWorkRequestSchema, uploadDetailsQuerySchema, uploadIdSchema } from '@frametext/contracts';
 import { parseBody, requireUserId } from '@frametext/service-kit';
 import type { ResultsContext } from '../domain/context.js';
 import { deleteUploads } from '../domain/deletion.js';
+import { readKeptWork, saveKeptWork } from '../domain/kept-work.js';
 import { listUploads, uploadDetails, uploadDetailsOld, uploadStatus, type Viewer } from '../domain/uploads.js';
 
 function uploadIdParam(req: Request): string {
@@ -43,6 +44,22 @@ export function resultsRoutes(ctx: ResultsContext): Router {
     const userId = await requireUserId(req);
     const body = parseBody(deleteUploadsRequestSchema, req.body);
     res.json(await deleteUploads(ctx, userId, body.uploads));
+  });
+
+  // A person's work in one view of an upload (issue 16); signed in only, the demo included.
+  const workKey = async (req: Request) => ({
+    uploadId: uploadIdParam(req),
+    view: parseBody(keptWorkViewSchema, req.params.view, 'request/invalid-view'),
+    userId: await requireUserId(req),
+  });
+
+  router.get('/uploads/:id/work/:view', async (req, res) => {
+    res.json(await readKeptWork(ctx, await workKey(req)));
+  });
+
+  router.put('/uploads/:id/work/:view', async (req, res) => {
+    const key = await workKey(req);
+    res.json(await saveKeptWork(ctx, key, parseBody(saveKeptWorkRequestSchema, req.body)));
   });
 
   return router;

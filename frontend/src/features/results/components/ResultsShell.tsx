@@ -1,22 +1,32 @@
-import { Suspense, lazy, useState, type ComponentType, type LazyExoticComponent } from 'react';
+import { Suspense, lazy, useEffect, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { Modal } from '../../../components/Modal';
 import { Spinner } from '../../../components/Spinner';
 import { SUPPORT_EMAIL } from '../../../lib/contact';
 import { DEFAULT_VIEW, hasAnyText, type ResultsView, type ViewName } from '../model';
+import { KeptWorkGate } from '../work/KeptWorkGate';
+import type { KeptWork } from '../work/useKeptWork';
 import { ViewHelp } from './ViewHelp';
 import '../results.css';
 
 export interface ViewProps {
   view: ResultsView;
+  /** The person's kept work in this view: where it starts from, and where its changes go (absent: nothing kept). */
+  work?: KeptWork;
 }
 
 /** The four views, each its own chunk; the shell shows one at a time. */
+const VIEW_CHUNKS: Record<ViewName, () => Promise<{ default: ComponentType<ViewProps> }>> = {
+  presentation: () => import('../views/presentation/PresentationView'),
+  numerical: () => import('../views/numerical/NumericalView'),
+  region: () => import('../views/region/RegionView'),
+  scroll: () => import('../views/scroll/ScrollView'),
+};
 const VIEWS: Record<ViewName, { label: string; Component: LazyExoticComponent<ComponentType<ViewProps>> }> = {
-  presentation: { label: 'Presentation', Component: lazy(() => import('../views/presentation/PresentationView')) },
-  numerical: { label: 'Numerical', Component: lazy(() => import('../views/numerical/NumericalView')) },
-  region: { label: 'Region', Component: lazy(() => import('../views/region/RegionView')) },
-  scroll: { label: 'Scroll', Component: lazy(() => import('../views/scroll/ScrollView')) },
+  presentation: { label: 'Presentation', Component: lazy(VIEW_CHUNKS.presentation) },
+  numerical: { label: 'Numerical', Component: lazy(VIEW_CHUNKS.numerical) },
+  region: { label: 'Region', Component: lazy(VIEW_CHUNKS.region) },
+  scroll: { label: 'Scroll', Component: lazy(VIEW_CHUNKS.scroll) },
 };
 const ORDER: ViewName[] = ['presentation', 'numerical', 'region', 'scroll'];
 const isViewName = (value: string | null): value is ViewName => value !== null && (ORDER as string[]).includes(value);
@@ -51,6 +61,8 @@ export function ResultsShell({ view, back, only }: Props) {
   const [helpOpen, setHelpOpen] = useState(false);
   const [noTextOpen, setNoTextOpen] = useState(() => !hasAnyText(view));
   const { Component } = VIEWS[current];
+  // The view's code loads while its kept work does (the view waits for both).
+  useEffect(() => void VIEW_CHUNKS[current]().catch(() => undefined), [current]);
 
   const choose = (name: ViewName) =>
     setParams(
@@ -113,7 +125,9 @@ export function ResultsShell({ view, back, only }: Props) {
       <section id="results-panel" role={only ? undefined : 'tabpanel'} aria-labelledby={only ? undefined : `results-tab-${current}`} className="results__panel">
         {view.frames.length > 0 ? (
           <Suspense fallback={<Spinner label="Loading the view" />}>
-            <Component key={`${view.uploadID}-${current}`} view={view} />
+            <KeptWorkGate key={`${view.uploadID}-${current}`} view={view} name={current}>
+              {(work, generation) => <Component key={generation} view={view} work={work} />}
+            </KeptWorkGate>
           </Suspense>
         ) : (
           <p className="alert alert--info">This upload has no frames to show.</p>

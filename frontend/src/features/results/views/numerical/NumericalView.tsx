@@ -5,11 +5,13 @@ import { FrameSlider, LIVE_SLIDER_LIMIT } from '../../components/FrameSlider';
 import { FrameStage } from '../../components/FrameStage';
 import type { ViewProps } from '../../components/ResultsShell';
 import { frameLabel } from '../../model';
+import { useReportWork } from '../../work/useKeptWork';
 import { BlockBoxes, type FrameBox } from './BlockBoxes';
 import { BlockEditor } from './BlockEditor';
 import { FrameBlocksList } from './FrameBlocksList';
 import { ExportTable } from './ExportTable';
 import { HowToModal, HOW_TO_TITLE, howToOpensByItself } from './HowToModal';
+import { numericalWork, restoreNumericalWork } from './keptWork';
 import { SelectedBlocksTable } from './SelectedBlocksTable';
 import { SeriesChart } from './SeriesChart';
 import { emptySelection, newUniqueID, selectionReducer } from './selection';
@@ -22,14 +24,20 @@ import './numerical.css';
  * The Numerical view: text blocks followed across frames (tracking), picked as series on the frame, cleaned, and
  * exported as export.csv, with a chart of the series over time.
  */
-export default function NumericalView({ view }: ViewProps) {
+export default function NumericalView({ view, work }: ViewProps) {
+  const detections = useMemo(() => view.frames.map((f) => f.detections), [view]);
+  // The person's series and settings as they left them (the shell reads them before the view is shown).
+  const [restored] = useState(() => restoreNumericalWork(work?.initial, detections));
   const [index, setIndex] = useState(0);
-  const [settings, setSettings] = useState<TrackingSettings>({ ...DEFAULT_TRACKING_SETTINGS });
-  const [selection, select] = useReducer(selectionReducer, emptySelection);
+  const [settings, setSettings] = useState<TrackingSettings>(() => restored?.tracking ?? { ...DEFAULT_TRACKING_SETTINGS });
+  const [selection, select] = useReducer(selectionReducer, restored?.selection ?? emptySelection);
   const [howToOpen, setHowToOpen] = useState(() => howToOpensByItself(view.demo));
   const [highlight, setHighlight] = useState<number | null>(null);
+  useReportWork(
+    work,
+    useMemo(() => numericalWork(selection.blocks, settings), [selection.blocks, settings]),
+  );
 
-  const detections = useMemo(() => view.frames.map((f) => f.detections), [view]);
   const times = useMemo(() => view.frames.map((f) => f.t), [view]);
   const exportFrames = useMemo(() => view.frames.map((f) => ({ t: f.t })), [view]);
   const tracking = useMemo(() => trackBlocks(detections, settings), [detections, settings]);

@@ -5,7 +5,9 @@ import { toastShown } from '../../../../lib/ui';
 import { FrameStage } from '../../components/FrameStage';
 import type { ViewProps } from '../../components/ResultsShell';
 import { frameLabel } from '../../model';
+import { useReportWork } from '../../work/useKeptWork';
 import { FrameList, type FrameRowData } from './FrameList';
+import { presentationWork, restorePresentationWork } from './keptWork';
 import { SimilarityFilter } from './SimilarityFilter';
 import { PRESENTATION_FILE, frameLines, selectedSlidesFileName, selectedSlidesText } from './slidesText';
 import { TextResultModal } from './TextResultModal';
@@ -23,7 +25,7 @@ interface Shown {
  * up bullet by bullet is one frame per build; each build the next frame builds on starts unselected and marked,
  * so the slide is kept once, whole.
  */
-export default function PresentationView({ view }: ViewProps) {
+export default function PresentationView({ view, work }: ViewProps) {
   const dispatch = useAppDispatch();
   const count = view.frames.length;
   // Per-upload work, done once: each frame's lines, its row, which frames are earlier builds of the next, and
@@ -31,8 +33,14 @@ export default function PresentationView({ view }: ViewProps) {
   const lines = useMemo(() => view.frames.map(frameLines), [view]);
   const texts = useMemo(() => lines.map((l) => l.join('\n')), [lines]);
   const builds = useMemo(() => earlierBuilds(texts), [texts]);
-  const [selected, setSelected] = useState<boolean[]>(() => builds.map((build) => !build));
-  const [threshold, setThreshold] = useState(SLIDE_SIMILARITY_DEFAULT);
+  // The person's ticks and threshold as they left them (the shell reads them before the view is shown).
+  const [restored] = useState(() => restorePresentationWork(work?.initial, view.frames.length));
+  const [selected, setSelected] = useState<boolean[]>(() => restored?.selected ?? builds.map((build) => !build));
+  const [threshold, setThreshold] = useState(restored?.threshold ?? SLIDE_SIMILARITY_DEFAULT);
+  useReportWork(
+    work,
+    useMemo(() => presentationWork(selected, threshold), [selected, threshold]),
+  );
   const [current, setCurrent] = useState(0);
   const [shown, setShown] = useState<Shown | null>(null);
   const [fetching, setFetching] = useState(false);

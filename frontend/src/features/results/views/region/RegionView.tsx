@@ -4,11 +4,13 @@ import { FrameSlider } from '../../components/FrameSlider';
 import { FrameStage } from '../../components/FrameStage';
 import type { ViewProps } from '../../components/ResultsShell';
 import { frameLabel } from '../../model';
+import { useReportWork } from '../../work/useKeptWork';
 import { AllFramesTable } from './AllFramesTable';
 import { BoxControls } from './BoxControls';
 import { BoxOverlay } from './BoxOverlay';
 import { activeBoxes, initialBoxes, selectionAfter, setEnabled, setRect, type BoxId } from './boxes';
 import { FrameBoxText } from './FrameBoxText';
+import { regionWork, restoreRegionWork } from './keptWork';
 import { RegionExports } from './RegionExports';
 import { RegionFilters } from './RegionFilters';
 import { boxCues, readFrame, readFrames } from './regionReading';
@@ -19,13 +21,19 @@ import './region.css';
  * The Region view: up to four boxes over the frames (captions, subtitles, any text that stays in one place); the
  * text wholly inside each box, frame by frame, in a table and as CSV, TXT, SRT or WebVTT.
  */
-export default function RegionView({ view }: ViewProps) {
+export default function RegionView({ view, work }: ViewProps) {
   const hintId = useId();
+  // The person's boxes and filters as they left them (the shell reads them before the view is shown).
+  const [restored] = useState(() => restoreRegionWork(work?.initial));
   const [index, setIndex] = useState(0);
-  const [boxes, setBoxes] = useState(initialBoxes);
-  const [selected, setSelected] = useState<BoxId>(0);
+  const [boxes, setBoxes] = useState(() => restored?.boxes ?? initialBoxes());
+  const [selected, setSelected] = useState<BoxId>(restored?.selected ?? 0);
   const limits = useMemo(() => blockLimits(view.frames.map((f) => f.detections)), [view]);
-  const [filters, setFilters] = useState<BlockFilters>(() => openFilters(limits));
+  const [filters, setFilters] = useState<BlockFilters>(() => restored?.filters ?? openFilters(limits));
+  useReportWork(
+    work,
+    useMemo(() => regionWork(boxes, selected, filters), [boxes, selected, filters]),
+  );
   const spaceOf = useFrameSpaces(view);
 
   const active = useMemo(() => activeBoxes(boxes), [boxes]);

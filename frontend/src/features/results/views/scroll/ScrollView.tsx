@@ -5,7 +5,9 @@ import { FrameSlider } from '../../components/FrameSlider';
 import { FrameStage } from '../../components/FrameStage';
 import type { ViewProps } from '../../components/ResultsShell';
 import { frameLabel } from '../../model';
+import { useReportWork } from '../../work/useKeptWork';
 import { frameWords, lockTemplate, type LockedTemplate } from './detection';
+import { restoreScrollWork, scrollWork } from './keptWork';
 import { ScrollResults } from './ScrollResults';
 import { ScrollSettingsPanel } from './ScrollSettingsPanel';
 import { DEFAULT_TEMPLATE_BOX } from './templateBox';
@@ -22,15 +24,21 @@ const sameDetection = (a: ScrollSettings, b: ScrollSettings) =>
  * Detect Items finds every item laid out the same way on every frame; duplicates (the same item seen on several
  * frames while the list scrolls) can be ignored to get the unique list, exported as CSV or text.
  */
-export default function ScrollView({ view }: ViewProps) {
-  const [index, setIndex] = useState(0);
+export default function ScrollView({ view, work }: ViewProps) {
+  // The person's template and settings as they left them (the shell reads them before the view is shown).
+  const [restored] = useState(() => restoreScrollWork(work?.initial, view.frames));
+  const [index, setIndex] = useState(() => restored?.locked?.frameIndex ?? 0);
   const frame = view.frames[index]!;
   const space = useFrameSpace(frame);
-  const [box, setBox] = useState<Rect>(DEFAULT_TEMPLATE_BOX);
-  const [locked, setLocked] = useState<LockedTemplate | null>(null);
+  const [box, setBox] = useState<Rect>(() => restored?.box ?? DEFAULT_TEMPLATE_BOX);
+  const [locked, setLocked] = useState<LockedTemplate | null>(() => restored?.locked ?? null);
   const [lockError, setLockError] = useState(false);
-  const [settings, setSettings] = useState<ScrollSettings>({ ...DEFAULT_SCROLL_SETTINGS });
-  const [ignoreDuplicates, setIgnoreDuplicates] = useState(true);
+  const [settings, setSettings] = useState<ScrollSettings>(() => restored?.settings ?? { ...DEFAULT_SCROLL_SETTINGS });
+  const [ignoreDuplicates, setIgnoreDuplicates] = useState(() => restored?.ignoreDuplicates ?? true);
+  useReportWork(
+    work,
+    useMemo(() => scrollWork(box, locked, settings, ignoreDuplicates), [box, locked, settings, ignoreDuplicates]),
+  );
   const [selected, setSelected] = useState<ListItem | null>(null);
   const { state, start, clear } = useScrollDetection();
 
