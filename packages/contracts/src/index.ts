@@ -8,3 +8,4 @@ export * from './identity.js';
 export * from './services.js';
 export * from './languages.js';
 export * from './kept-work.js';
+export * from './numerical-export.js';

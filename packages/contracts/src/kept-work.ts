@@ -47,11 +47,18 @@ const selectedBlockSchema = z.object({
   settings: blockSettingsSchema,
 });
 
-/** Numerical: the tracking settings and the selected series (names, cleaning, locks with their frozen frames). */
+/** Values typed over readings while proofreading: by series uniqueID, then frame index, the typed value. */
+const correctionsSchema = z.record(z.string().regex(/^\d+$/, 'a series id'), z.record(z.string().regex(/^\d+$/, 'a frame index'), text(200)));
+
+/**
+ * Numerical: the tracking settings, the selected series (names, cleaning, locks with their frozen frames) and the
+ * corrections typed while proofreading (optional: work kept before proofreading existed has none).
+ */
 export const numericalWorkSchema = z.object({
   version: z.literal(1),
   tracking: trackingSettingsSchema,
   blocks: z.array(selectedBlockSchema).max(200, 'at most 200 series'),
+  corrections: correctionsSchema.optional(),
 });
 export type NumericalWork = z.infer<typeof numericalWorkSchema>;
 

@@ -18,6 +18,7 @@ export * from './series-names.js';
 export * from './text-cleaning.js';
 export * from './number-parsing.js';
 export * from './numerical-export.js';
+export * from './numerical-proofreading.js';
 export * from './two-pass.js';
 export * from './bullets.js';
 export * from './slide-builds.js';

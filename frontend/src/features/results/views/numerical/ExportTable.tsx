@@ -1,29 +1,122 @@
-import { memo, useMemo } from 'react';
-import { NUMERICAL_CSV_FILE, numericalCsv, numericalRows, type ExportFrame, type SeriesValues } from '@frametext/text-analysis';
+import { memo, useMemo, useState } from 'react';
+import { NUMERICAL_CSV_FILE, numericalCsv, numericalRows, type ExportFrame } from '@frametext/text-analysis';
 import { downloadFile } from '../../../../lib/download';
+import type { ResultsFrame } from '../../model';
+import { CellProofreader } from './CellProofreader';
+import type { CorrectionAction } from './corrections';
+import { nextUnsure, unsureCells, type CellRef, type ProofSeries } from './proofread';
 
 interface Props {
   frames: readonly ExportFrame[];
-  /** Selected series (any order: the table and the file order them top to bottom on screen). */
-  series: readonly SeriesValues[];
+  /** The view's frames: pictures and blocks for the crops. */
+  pictures: readonly ResultsFrame[];
+  frameLabel: (index: number) => string;
+  /** Selected series, top of the screen first, with their corrections and unsure cells. */
+  proof: readonly ProofSeries[];
+  onCorrection: (action: CorrectionAction) => void;
+  /** Shows a frame in the viewer (the frame of the cell being checked). */
+  onShowFrame: (index: number) => void;
+  onExportJson: () => void;
 }
 
-/** The Results to Export table (Frame, Time, a column per series, cleaned values) and "Export as csv". */
-export const ExportTable = memo(function ExportTable({ frames, series }: Props) {
+interface Column {
+  proof: ProofSeries;
+  /** The "(original)" column of a translated series: shown, not proofread. */
+  original: boolean;
+}
+
+/**
+ * The Results to Export table (Frame, Time, a column per series) with each reading's confidence, the unsure
+ * readings marked, and the proofreader: clicking a value shows its crop of the frame and takes a correction.
+ * "Export as csv" and "Export as JSON" save the values as corrected.
+ */
+export const ExportTable = memo(function ExportTable({ frames, pictures, frameLabel, proof, onCorrection, onShowFrame, onExportJson }: Props) {
+  const series = useMemo(() => proof.map((p) => p.series), [proof]);
   const [header, ...rows] = useMemo(() => numericalRows(frames, series), [frames, series]);
+  const columns = useMemo(() => proof.flatMap((p): Column[] => (p.series.originals ? [{ proof: p, original: false }, { proof: p, original: true }] : [{ proof: p, original: false }])), [proof]);
+  const unsureCount = useMemo(() => unsureCells(proof, frames.length).length, [proof, frames.length]);
+  const [open, setOpen] = useState<CellRef | null>(null);
+  const openProof = open ? proof.find((p) => p.id === open.seriesId) : undefined;
   const exportCsv = () => downloadFile(NUMERICAL_CSV_FILE, numericalCsv(frames, series), 'text/csv;charset=utf-8');
+
+  const show = (cell: CellRef | null) => {
+    setOpen(cell);
+    if (cell) onShowFrame(cell.frame);
+  };
+  const next = () => show(nextUnsure(proof, frames.length, open));
+
+  const cell = (column: Column, frame: number, text: string) => {
+    const { proof: p } = column;
+    const hasBlock = p.row.indexByFrame.has(frame);
+    if (column.original || (!hasBlock && !p.corrected[frame])) return <td key={`${p.id}${column.original ? 'o' : ''}`}>{text}</td>;
+    const reasons = p.reasons[frame] ?? [];
+    const confidence = p.confidences[frame];
+    const corrected = p.corrected[frame] ?? false;
+    const isOpen = open?.seriesId === p.id && open.frame === frame;
+    const state = corrected ? 'corrected' : reasons.length > 0 ? 'unsure' : 'sure';
+    const confidenceText = confidence === null || confidence === undefined ? null : `${Math.round(confidence)} %`;
+    const tip = corrected ? `Corrected (read as “${p.readings[frame] || 'nothing'}”)` : reasons.length > 0 ? reasons.join('; ') : confidenceText ? `confidence ${confidenceText}` : undefined;
+    return (
+      <td key={p.id} className={`numerical-cell numerical-cell--${state}${isOpen ? ' numerical-cell--open' : ''}`}>
+        <button
+          type="button"
+          className="numerical-cell__button"
+          title={tip}
+          aria-label={`${p.series.name}, frame ${frame + 1}: ${text || 'no value'}${tip ? ` (${state === 'sure' ? tip : `${state}: ${tip}`})` : ''}`}
+          aria-pressed={isOpen}
+          data-state={state}
+          onClick={() => show(isOpen ? null : { seriesId: p.id, frame })}
+        >
+          <span className="numerical-cell__value">{text || '–'}</span>
+          {corrected ? <span className="numerical-cell__note">corrected</span> : confidenceText && <span className="numerical-cell__note">{confidenceText}</span>}
+        </button>
+      </td>
+    );
+  };
 
   return (
     <section className="card numerical-export" aria-labelledby="numerical-export-title">
       <div className="numerical-section__head">
         <h2 id="numerical-export-title">Results to Export</h2>
         {series.length > 0 && (
-          <button type="button" className="btn btn--primary btn--sm" onClick={exportCsv}>
-            Export as csv
-          </button>
+          <div className="numerical-actions">
+            <button type="button" className="btn btn--secondary btn--sm" onClick={next} disabled={unsureCount === 0}>
+              Next unsure value{unsureCount > 0 ? ` (${unsureCount})` : ''}
+            </button>
+            <button type="button" className="btn btn--primary btn--sm" onClick={exportCsv}>
+              Export as csv
+            </button>
+            <button type="button" className="btn btn--secondary btn--sm" onClick={onExportJson}>
+              Export as JSON
+            </button>
+          </div>
         )}
       </div>
       {series.length === 0 && <p className="muted small">Select blocks to see their values for every frame here.</p>}
+      {series.length > 0 && (
+        <p className="muted small">
+          Under each value, the confidence it was read with. Values marked in orange look unsure (low confidence, a jump, a letter in a number): click
+          one to check it against the picture and correct it.
+        </p>
+      )}
+      {open && openProof && pictures[open.frame] && (
+        <CellProofreader
+          key={`${open.seriesId}:${open.frame}`}
+          frame={pictures[open.frame]!}
+          frameLabel={frameLabel(open.frame)}
+          proof={openProof}
+          unsureLeft={unsureCount}
+          onSave={(value) => {
+            onCorrection({ type: 'corrected', seriesId: open.seriesId, frame: open.frame, value });
+            // The saved cell is no longer unsure: the next one is looked for among the others.
+            const after = nextUnsure(proof, frames.length, open);
+            show(after && !(after.seriesId === open.seriesId && after.frame === open.frame) ? after : null);
+          }}
+          onRevert={() => onCorrection({ type: 'reverted', seriesId: open.seriesId, frame: open.frame })}
+          onNext={next}
+          onClose={() => setOpen(null)}
+        />
+      )}
       <div className="table-wrap numerical-export__scroll" tabIndex={0} role="region" aria-label="Results to Export, scrollable">
         <table className="table numerical-export__table">
           <thead>
@@ -36,9 +129,11 @@ export const ExportTable = memo(function ExportTable({ frames, series }: Props) 
             </tr>
           </thead>
           <tbody>
-            {rows.map((row) => (
+            {rows.map((row, frame) => (
               <tr key={row[0]}>
-                {row.map((cell, i) => (i === 0 ? <th key={i} scope="row">{cell}</th> : <td key={i}>{cell}</td>))}
+                <th scope="row">{row[0]}</th>
+                <td>{row[1]}</td>
+                {columns.map((column, i) => cell(column, frame, row[i + 2] ?? ''))}
               </tr>
             ))}
           </tbody>

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useReducer, useState } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
 import { DEFAULT_TRACKING_SETTINGS, defaultSeriesName, trackBlocks, type BlockSettings, type Track, type TrackingSettings } from '@frametext/text-analysis';
 import { Spinner } from '../../../../components/Spinner';
 import { FrameSlider, LIVE_SLIDER_LIMIT } from '../../components/FrameSlider';
@@ -8,12 +8,16 @@ import { frameLabel } from '../../model';
 import { useReportWork } from '../../work/useKeptWork';
 import { BlockBoxes, type FrameBox } from './BlockBoxes';
 import { BlockEditor } from './BlockEditor';
+import { correctionsReducer, noCorrections } from './corrections';
+import { downloadFile } from '../../../../lib/download';
 import { FrameBlocksList } from './FrameBlocksList';
 import { ExportTable } from './ExportTable';
 import { HowToModal, HOW_TO_TITLE, howToOpensByItself } from './HowToModal';
 import { numericalWork, restoreNumericalWork } from './keptWork';
 import { SelectedBlocksTable } from './SelectedBlocksTable';
 import { SeriesChart } from './SeriesChart';
+import { numericalExport, resultsJsonFileName } from './exportJson';
+import { proofSeries } from './proofread';
 import { emptySelection, newUniqueID, selectionReducer } from './selection';
 import { inScreenOrder, seriesOf } from './series';
 import { TrackingSettingsPanel } from './TrackingSettingsPanel';
@@ -33,9 +37,11 @@ export default function NumericalView({ view, work }: ViewProps) {
   const [selection, select] = useReducer(selectionReducer, restored?.selection ?? emptySelection);
   const [howToOpen, setHowToOpen] = useState(() => howToOpensByItself(view.demo));
   const [highlight, setHighlight] = useState<number | null>(null);
+  // Values typed over the OCR's readings, by series uniqueID and frame index (plain JSON: see corrections.ts).
+  const [corrections, correct] = useReducer(correctionsReducer, restored?.corrections ?? noCorrections);
   useReportWork(
     work,
-    useMemo(() => numericalWork(selection.blocks, settings), [selection.blocks, settings]),
+    useMemo(() => numericalWork(selection.blocks, settings, corrections), [selection.blocks, settings, corrections]),
   );
 
   const times = useMemo(() => view.frames.map((f) => f.t), [view]);
@@ -45,7 +51,16 @@ export default function NumericalView({ view, work }: ViewProps) {
 
   // Top of the screen first: the Selected Blocks table, the chart and export.csv's columns list the series alike.
   const rows = useMemo(() => inScreenOrder(selection.blocks.map((b) => seriesOf(detections, b, tracks))), [selection.blocks, detections, tracks]);
-  const series = useMemo(() => rows.map((r) => r.values), [rows]);
+  // The series as corrected, with their confidences and unsure cells: the table, the chart and the exports use these.
+  const proof = useMemo(() => proofSeries(detections, rows, corrections), [detections, rows, corrections]);
+  const series = useMemo(() => proof.map((p) => p.series), [proof]);
+  const selectedIds = useMemo(() => selection.blocks.map((b) => b.uniqueID).join(','), [selection.blocks]);
+  useEffect(() => {
+    correct({ type: 'seriesKept', seriesIds: selectedIds === '' ? [] : selectedIds.split(',').map(Number) });
+  }, [selectedIds]);
+  const exportJson = useCallback(() => {
+    downloadFile(resultsJsonFileName(view.uploadName), `${JSON.stringify(numericalExport(view, proof), null, 2)}\n`, 'application/json');
+  }, [view, proof]);
   const editing = rows.find((r) => r.block.uniqueID === selection.editing);
 
   const frame = view.frames[index]!;
@@ -135,7 +150,7 @@ export default function NumericalView({ view, work }: ViewProps) {
               onClose={() => select({ type: 'editToggled', uniqueID: editing.block.uniqueID })}
             />
           )}
-          <ExportTable frames={exportFrames} series={series} />
+          <ExportTable frames={exportFrames} pictures={view.frames} frameLabel={label} proof={proof} onCorrection={correct} onShowFrame={setIndex} onExportJson={exportJson} />
         </div>
       </div>
       {series.length > 0 && <SeriesChart uploadName={view.uploadName} times={times} series={series} />}

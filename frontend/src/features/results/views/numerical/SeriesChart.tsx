@@ -1,9 +1,10 @@
 import { memo, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import type { SeriesValues } from '@frametext/text-analysis';
-import { selectTheme } from '../../../../lib/ui';
-import { useAppSelector } from '../../../../lib/store';
+import { selectTheme, toastShown } from '../../../../lib/ui';
+import { useAppDispatch, useAppSelector } from '../../../../lib/store';
 import { downloadFile } from '../../../../lib/download';
 import { chartFileName, chartModel } from './chartData';
+import { chartSvg, chartSvgSize, svgToPng } from './chartSvg';
 import type { ChartColours } from './lineChart';
 
 interface Props {
@@ -23,10 +24,11 @@ function themeColours(): ChartColours {
 /**
  * The selected series over time as a line chart (Chart.js, loaded when first needed), one value axis per unit
  * stacked one above the other (times on a time-valued one), with gaps where a value is missing or is not a number,
- * in the current theme's colours, and a PNG download.
+ * in the current theme's colours, and PNG and SVG downloads (chartSvg.ts).
  */
 export const SeriesChart = memo(function SeriesChart({ uploadName, times, series }: Props) {
   const theme = useAppSelector(selectTheme);
+  const dispatch = useAppDispatch();
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const [state, setState] = useState<'loading' | 'drawn' | 'failed'>('loading');
   const model = useMemo(() => chartModel(times, series), [times, series]);
@@ -56,19 +58,27 @@ export const SeriesChart = memo(function SeriesChart({ uploadName, times, series
     };
   }, [model, theme]);
 
-  const download = () => {
-    canvasRef.current?.toBlob((blob) => {
-      if (blob) downloadFile(chartFileName(uploadName), blob, 'image/png');
-    }, 'image/png');
+  // The files are drawn from the same model as an SVG in the theme's colours; the PNG is that SVG at twice its size.
+  const chartTitle = `${uploadName}: ${series.map((s) => s.name).join(', ')}`;
+  const downloadSvg = () => downloadFile(chartFileName(uploadName, 'svg'), chartSvg(model, themeColours(), chartTitle), 'image/svg+xml');
+  const downloadPng = () => {
+    svgToPng(chartSvg(model, themeColours(), chartTitle), chartSvgSize(model))
+      .then((blob) => downloadFile(chartFileName(uploadName, 'png'), blob, 'image/png'))
+      .catch(() => dispatch(toastShown('The chart could not be saved as a PNG: try the SVG.', 'error')));
   };
 
   return (
     <section className="card numerical-chart" aria-labelledby="numerical-chart-title">
       <div className="numerical-section__head">
         <h2 id="numerical-chart-title">Chart</h2>
-        <button type="button" className="btn btn--secondary btn--sm" onClick={download} disabled={state !== 'drawn' || !model.hasNumbers}>
-          Download chart (PNG)
-        </button>
+        <div className="numerical-actions">
+          <button type="button" className="btn btn--secondary btn--sm" onClick={downloadPng} disabled={!model.hasNumbers}>
+            Download chart (PNG)
+          </button>
+          <button type="button" className="btn btn--secondary btn--sm" onClick={downloadSvg} disabled={!model.hasNumbers}>
+            Download chart (SVG)
+          </button>
+        </div>
       </div>
       {!model.hasNumbers && <p className="muted small">None of the selected values is a number yet: try Numbers only in a series' edit panel.</p>}
       {state === 'failed' && <p className="alert alert--danger">The chart could not be drawn.</p>}

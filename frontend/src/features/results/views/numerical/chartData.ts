@@ -34,7 +34,7 @@ export interface ChartModel {
 export const SERIES_COLOURS = ['#4c7bf4', '#f0772b', '#2fa84f', '#c04ed8', '#e0446f', '#14a3b8', '#d99a0b', '#7d8ba6'];
 
 /** A series' values as numbers: seconds when most of its readings are times, otherwise each reading's number. */
-function seriesNumbers(values: readonly string[]): { isTime: boolean; ys: (number | null)[] } {
+export function seriesNumbers(values: readonly string[]): { isTime: boolean; ys: (number | null)[] } {
   const readings = values.map((v) => (v === '' ? null : parseChartReading(v)));
   const times = readings.filter((r) => r?.isTime).length;
   const numbers = readings.filter((r) => r && !r.isTime).length;
@@ -63,7 +63,7 @@ export function chartModel(times: readonly (number | null)[], series: readonly S
 }
 
 /** A file name from the upload's name: characters that file systems refuse become '-'. */
-export function chartFileName(uploadName: string): string {
+export function chartFileName(uploadName: string, extension: 'png' | 'svg' = 'png'): string {
   const base = uploadName.replace(/[\\/:*?"<>|]+/g, '-').replace(/\p{Cc}+/gu, '').trim() || 'chart';
-  return `${base}-chart.png`;
+  return `${base}-chart.${extension}`;
 }

@@ -1,21 +1,23 @@
 import { parseKeptWork, type NumericalWork } from '@frametext/contracts';
 import type { TextBlock, TrackingSettings } from '@frametext/text-analysis';
+import type { CorrectionsState } from './corrections';
 import type { SelectionState } from './selection';
 
 /*
  * The Numerical view's kept work (issue 16): the tracking settings and the selected series with their names,
- * cleaning and locks. Everything the selection reducer holds in `blocks` is kept, so series added any other way
+ * cleaning and locks, and the corrections typed while proofreading. Everything the selection reducer holds in `blocks` is kept, so series added any other way
  * (a button that picks them) are kept too. A new piece of state is kept by adding it here, in both functions, and
  * to numericalWorkSchema in @frametext/contracts.
  */
 
-export function numericalWork(blocks: SelectionState['blocks'], tracking: TrackingSettings): NumericalWork {
-  return { version: 1, tracking: { ...tracking }, blocks: blocks.map((b) => ({ ...b, settings: { ...b.settings } })) };
+export function numericalWork(blocks: SelectionState['blocks'], tracking: TrackingSettings, corrections: CorrectionsState): NumericalWork {
+  return { version: 1, tracking: { ...tracking }, blocks: blocks.map((b) => ({ ...b, settings: { ...b.settings } })), corrections };
 }
 
 export interface RestoredNumerical {
   selection: SelectionState;
   tracking: TrackingSettings;
+  corrections: CorrectionsState;
 }
 
 /**
@@ -31,5 +33,5 @@ export function restoreNumericalWork(kept: unknown, frames: readonly (readonly T
     const points = b.points.filter(exists);
     return { ...b, points, total: points.length === b.points.length ? b.total : points.length };
   });
-  return { selection: { blocks, editing: null }, tracking: work.tracking };
+  return { selection: { blocks, editing: null }, tracking: work.tracking, corrections: work.corrections ?? {} };
 }

@@ -1,0 +1,185 @@
+import { readFileSync } from 'node:fs';
+import { expect, test, type Download, type Page } from '@playwright/test';
+// Built by the e2e command's build step: the export's schema, as docs/exports.md shows it.
+import { numericalExportSchema } from '../../packages/contracts/dist/index.js';
+import { shot, signUp } from './helpers';
+
+/*
+ * Proofreading the Numerical view: a local run (read in the browser, kept in IndexedDB) of a speed reading whose
+ * OCR went wrong three ways: a lost decimal point (455 where the picture shows 45.5), a letter in a number (4G.2
+ * for 46.2), and a faint reading (46.5, right, but read with 58 % confidence (tracking leaves out blocks under 50 %)). Each frame's picture shows the truth.
+ */
+
+const TRUTH = ['45.1', '45.3', '45.5', '45.8', '46.0', '46.2', '46.5', '46.9'];
+const READ = ['45.1', '45.3', '455', '45.8', '46.0', '4G.2', '46.5', '46.9'];
+const CONFIDENCE = [95, 94, 93, 95, 96, 90, 58, 95];
+const WIDTH = 640;
+const HEIGHT = 360;
+
+/** Saves a local run of the speed reading in the browser's database; returns its id. */
+async function saveSpeedRun(page: Page): Promise<string> {
+  const id = `local-${Date.now()}-proof1`;
+  await page.evaluate(
+    async ({ id, truth, read, confidence, width, height }) => {
+      const picture = (value: string) => {
+        const canvas = document.createElement('canvas');
+        canvas.width = width;
+        canvas.height = height;
+        const ctx = canvas.getContext('2d')!;
+        ctx.fillStyle = '#10151f';
+        ctx.fillRect(0, 0, width, height);
+        ctx.fillStyle = '#f1f3f5';
+        ctx.font = 'bold 28px sans-serif';
+        ctx.fillText('SPEED km/h', 40, 60);
+        ctx.font = 'bold 64px sans-serif';
+        ctx.fillText(value, 250, 165);
+        return canvas.toDataURL('image/jpeg', 0.9);
+      };
+      const data = truth.map((value, i) => ({
+        t: i,
+        text: `SPEED km/h\n${read[i]}`,
+        thumb: picture(value),
+        ocrW: width,
+        ocrH: height,
+        words: [
+          { text: 'SPEED', nbox: [40 / width, 35 / height, 110 / width, 30 / height], conf: 96, run: 0 },
+          { text: 'km/h', nbox: [160 / width, 35 / height, 70 / width, 30 / height], conf: 96, run: 0 },
+          { text: read[i], nbox: [245 / width, 112 / height, 150 / width, 62 / height], conf: confidence[i], run: 1 },
+        ],
+      }));
+      await new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('resultsDB');
+        open.onupgradeneeded = () => open.result.createObjectStore('results', { keyPath: 'id' });
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const tx = open.result.transaction('results', 'readwrite');
+          tx.objectStore('results').put({ id, data, uploadedAt: Date.now(), duration: data.length, targetFrameRate: 1, fileName: 'Speed run', _addedAt: Date.now() });
+          tx.oncomplete = () => resolve();
+          tx.onerror = () => reject(tx.error);
+        };
+      });
+      localStorage.setItem('ViewedHowTo', 'true');
+    },
+    { id, truth: TRUTH, read: READ, confidence: CONFIDENCE, width: WIDTH, height: HEIGHT },
+  );
+  return id;
+}
+
+const table = (page: Page) => page.getByRole('region', { name: 'Results to Export, scrollable' });
+const cell = (page: Page, frame: number) => table(page).getByRole('button', { name: new RegExp(`, frame ${frame}: `) });
+const proofreader = (page: Page) => page.getByRole('region', { name: /, Frame \d+ \(0:0\d\)$/ });
+const field = (page: Page) => proofreader(page).getByLabel('Value on the picture');
+
+async function downloaded(page: Page, button: string): Promise<{ download: Download; bytes: Buffer }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);
+  return { download, bytes: readFileSync(await download.path()) };
+}
+
+/** The y-axis labels of the downloaded chart SVG, as numbers. */
+const yLabels = (svg: string) => [...svg.matchAll(/text-anchor="end"[^>]*>([^<]+)<\/text>/g)].map((m) => Number(m[1]));
+
+test('proofread the unsure values from their crops; the corrections reach export.csv, the JSON and the chart', async ({ page }) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await signUp(page);
+  const id = await saveSpeedRun(page);
+  await page.goto(`/view-upload/${id}?view=numerical`);
+  await page.getByRole('region', { name: /Blocks on this frame/ }).getByRole('button', { name: /45\.1/ }).click();
+
+  // Every value shows its confidence; the three suspicious ones are marked, with the reason as a tooltip.
+  await expect(cell(page, 1)).toContainText('45.1');
+  await expect(cell(page, 1)).toContainText('95 %');
+  await expect(cell(page, 3)).toHaveAttribute('data-state', 'unsure');
+  await expect(cell(page, 3)).toHaveAttribute('title', 'jumps from 45.3 to 455: decimal point lost?');
+  await expect(cell(page, 6)).toHaveAttribute('title', 'letter in a number');
+  await expect(cell(page, 7)).toHaveAttribute('title', 'confidence 58 %');
+  await expect(cell(page, 5)).toHaveAttribute('data-state', 'sure');
+
+  // Before any correction the chart's value axis runs up to the lost decimal point's 455.
+  const before = (await downloaded(page, 'Download chart (SVG)')).bytes.toString('utf8');
+  expect(Math.max(...yLabels(before))).toBeGreaterThanOrEqual(400);
+
+  // Walk them: each opens with the crop of its frame and the reading in the field; Enter saves and moves on.
+  await page.getByRole('button', { name: 'Next unsure value (3)' }).click();
+  await expect(proofreader(page).getByRole('heading')).toHaveText(/Frame 3 \(0:02\)$/);
+  await expect(proofreader(page)).toContainText('jumps from 45.3 to 455: decimal point lost?');
+  const crop = proofreader(page).getByRole('img', { name: /^Frame 3 \(0:02\) around / });
+  await expect(crop).toHaveAttribute('data-drawn', 'true');
+  const cropBox = await crop.boundingBox();
+  // The padded box, scaled up so the digits read: wider than the 150 px box on the frame.
+  expect(cropBox!.width).toBeGreaterThan(150);
+  expect(cropBox!.height).toBeGreaterThan(62);
+  // The viewer shows the same frame.
+  await expect(page.getByRole('img', { name: 'Frame 3 (0:02)', exact: true })).toBeVisible();
+  await shot(page, 'numerical-proofread-crop');
+  await expect(field(page)).toBeFocused();
+  await expect(field(page)).toHaveValue('455');
+  await field(page).fill('45.5');
+  await field(page).press('Enter');
+
+  await expect(proofreader(page).getByRole('heading')).toHaveText(/Frame 6 \(0:05\)$/);
+  await expect(proofreader(page)).toContainText('letter in a number');
+  await expect(field(page)).toHaveValue('4G.2');
+  await field(page).fill('46.2');
+  await field(page).press('Enter');
+
+  await expect(proofreader(page).getByRole('heading')).toHaveText(/Frame 7 \(0:06\)$/);
+  await expect(proofreader(page)).toContainText('confidence 58 %');
+  // The reading is right: Enter confirms it, and that was the last unsure value.
+  await field(page).press('Enter');
+  await expect(proofreader(page)).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Next unsure value' })).toBeDisabled();
+  await expect(cell(page, 3)).toHaveAttribute('data-state', 'corrected');
+  await expect(cell(page, 3)).toContainText('45.5');
+  await expect(cell(page, 3)).toContainText('corrected');
+
+  // export.csv holds the corrected values.
+  const csv = await downloaded(page, 'Export as csv');
+  expect(csv.download.suggestedFilename()).toBe('export.csv');
+  const rows = csv.bytes.toString('utf8').slice(1).split('\r\n').filter((l) => l !== '');
+  expect(rows.slice(1).map((r) => r.split(',')[2])).toEqual(TRUTH);
+
+  // The JSON export: valid against its schema, the corrections with the readings they replace.
+  const json = await downloaded(page, 'Export as JSON');
+  expect(json.download.suggestedFilename()).toBe('Speed run-results.json');
+  const exported = numericalExportSchema.parse(JSON.parse(json.bytes.toString('utf8')));
+  expect(exported.version).toBe(1);
+  expect(exported.frames).toHaveLength(8);
+  expect(exported.frames[2]!.blocks.map((b) => b.text)).toEqual(['SPEED km/h', '455']);
+  expect(exported.frames[2]!.blocks[1]!.box).toEqual({ x: 245, y: 112, width: 150, height: 62 });
+  expect(exported.frames[6]!.blocks[1]!.confidence).toBe(58);
+  const cells = exported.series[0]!.cells;
+  expect(cells.map((c) => c.value)).toEqual(TRUTH);
+  expect(cells[2]).toMatchObject({ value: '45.5', number: 45.5, reading: '455', corrected: true, unsure: [] });
+  expect(cells[6]).toMatchObject({ value: '46.5', reading: '46.5', confidence: 58, corrected: true });
+
+  // The chart follows: its axis now ends under 50, and both files are real pictures.
+  const svg = await downloaded(page, 'Download chart (SVG)');
+  expect(svg.download.suggestedFilename()).toBe('Speed run-chart.svg');
+  const svgText = svg.bytes.toString('utf8');
+  expect(svgText.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+  expect(svgText.trimEnd().endsWith('</svg>')).toBe(true);
+  expect(Math.max(...yLabels(svgText))).toBeLessThan(50);
+  const png = await downloaded(page, 'Download chart (PNG)');
+  expect(png.download.suggestedFilename()).toBe('Speed run-chart.png');
+  expect(png.bytes.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+  // IHDR: twice the SVG's width.
+  const svgWidth = Number(/width="(\d+)"/.exec(svgText)![1]);
+  expect(png.bytes.readUInt32BE(16)).toBe(2 * svgWidth);
+  expect(png.bytes.length).toBeGreaterThan(5_000);
+
+  // A correction can be taken back: the cell is the OCR's again, and unsure again.
+  await cell(page, 3).click();
+  await proofreader(page).getByRole('button', { name: 'Revert to “455”' }).click();
+  await expect(cell(page, 3)).toHaveAttribute('data-state', 'unsure');
+  await expect(page.getByRole('button', { name: 'Next unsure value (1)' })).toBeEnabled();
+  await proofreader(page).getByRole('button', { name: 'Close' }).click();
+
+  // On a phone: the table and the proofreader fit the width, and the crop still shows.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('button', { name: 'Next unsure value (1)' }).click();
+  await expect(proofreader(page).getByRole('img', { name: /^Frame 3 \(0:02\) around / })).toHaveAttribute('data-drawn', 'true');
+  await expect(field(page)).toBeInViewport();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, 'the Numerical view scrolls sideways at 390 px').toBeLessThanOrEqual(0);
+  await shot(page, 'numerical-proofread-phone');
+});

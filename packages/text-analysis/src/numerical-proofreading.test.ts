@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { TextBlock } from './geometry.js';
+import { blockConfidence, hasLetterInNumber, seriesConfidences, unsureReasons } from './numerical-proofreading.js';
+
+const sure = (values: string[], corrected: boolean[] = values.map(() => false)) =>
+  unsureReasons({ values, confidences: values.map(() => 95), corrected });
+
+const square = [
+  { x: 0, y: 0 },
+  { x: 10, y: 0 },
+  { x: 10, y: 10 },
+  { x: 0, y: 10 },
+];
+
+describe('unsure cells', () => {
+  it('flags a reading under 70 % confidence and says the confidence', () => {
+    const reasons = unsureReasons({ values: ['45', '46', '47'], confidences: [95, 41.4, null], corrected: [false, false, false] });
+    expect(reasons).toEqual([[], ['confidence 41 %'], []]);
+  });
+
+  it('flags a lost decimal point against the values around it, and not the values next to it', () => {
+    expect(sure(['45.1', '45.3', '455', '45.8', '46.0'])).toEqual([[], [], ['jumps from 45.3 to 455: decimal point lost?'], [], []]);
+    expect(sure(['45', '4.5', '46'])[1]).toEqual(['jumps from 45 to 4.5: decimal point misplaced?']);
+    // At the start of the series, against the one value after it.
+    expect(sure(['455', '45.8', '46.0'])[0]).toEqual(['jumps from 45.8 to 455: decimal point lost?']);
+  });
+
+  it('flags a one-frame jump but not a steady counter or a change of level', () => {
+    expect(sure(['20', '21', '22', '80', '23', '24'])[3]).toEqual(['jumps from 22 to 80 and back to 23']);
+    expect(sure(['1', '2', '3', '4', '5', '6']).flat()).toEqual([]);
+    expect(sure(['10', '10', '10', '50', '50', '50']).flat()).toEqual([]);
+    // An empty frame is a gap, not a value: the neighbours are the readable values either side of it.
+    expect(sure(['20', '', '21', '', '22']).flat()).toEqual([]);
+  });
+
+  it('flags a letter in a number, and leaves units and words alone', () => {
+    expect(sure(['46.0', '4G.2', '46.5'])[1]).toEqual(['letter in a number']);
+    for (const misread of ['2O', 'l5', '1O5', '4,S']) expect(hasLetterInNumber(misread), misread).toBe(true);
+    for (const fine of ['Battery 20%', '150 kW', '88 km/h', '5s', '12:05', '-3.5 °C', 'Lap 3']) expect(hasLetterInNumber(fine), fine).toBe(false);
+  });
+
+  it('never flags a corrected cell, and counts its corrected value as a neighbour', () => {
+    const values = ['45.1', '45.3', '45.5', '45.8'];
+    const reasons = unsureReasons({ values, confidences: [95, 95, 30, 95], corrected: [false, false, true, false] });
+    expect(reasons.flat()).toEqual([]);
+  });
+});
+
+describe('confidences', () => {
+  it('takes the block\'s confidence, in percent, or the mean of its words\'', () => {
+    expect(blockConfidence({ confidence: 0.9 })).toBe(90);
+    expect(blockConfidence({ words: [{ text: '4', vertices: square, confidence: 80 }, { text: '5', vertices: square, confidence: 60 }] })).toBe(70);
+    expect(blockConfidence({})).toBeNull();
+  });
+
+  it('gives each frame its block\'s confidence, null where the block is absent', () => {
+    const block = (confidence: number): TextBlock => ({ text: '1', vertices: square, confidence });
+    const frames = [[block(90)], [], [block(10), block(55)]];
+    expect(seriesConfidences(frames, [{ frame: 0, index: 0 }, { frame: 2, index: 1 }])).toEqual([90, null, 55]);
+  });
+});
+
+describe('unsure cells at the ends of a series', () => {
+  it('blames the odd value, not the last one after it', () => {
+    expect(sure(['45.1', '45.3', '455', '46.0'])).toEqual([[], [], ['jumps from 45.3 to 455: decimal point lost?'], []]);
+    expect(sure(['455', '45.8', '46.0'])[0]).toHaveLength(1);
+  });
+});

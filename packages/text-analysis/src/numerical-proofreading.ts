@@ -1,0 +1,117 @@
+import { normaliseConfidence, type TextBlock } from './geometry.js';
+import type { TrackPoint } from './block-tracking.js';
+import { parseLocaleNumber } from './number-parsing.js';
+
+/*
+ * Proofreading the Numerical view's series: which cells a person should check against the picture, and why.
+ * A cell is unsure when
+ *   - the OCR read it with less than UNSURE_CONFIDENCE percent confidence;
+ *   - a letter sits inside or against a number ("4G.2", "2O", "l5"): the usual misreads of 0, 1, 5, 6, 8;
+ *   - it breaks the series' pattern, against the nearest readable numbers before and after it (both; at either end
+ *     of the series the one there is, when that one agrees with the number beyond it):
+ *       - it is about 10, 100 or 1000 times (or a tenth, ...) both of them: a decimal point lost or gained;
+ *       - it is far from both while they agree with each other: a one-frame jump. "Far" is more than ten times
+ *         the series' median step between frames and more than a fifth of the neighbours' size, so a steady
+ *         counter or a value that changes level (10, 10, 50, 50) is not flagged.
+ * Corrected cells are never unsure (a person checked them), and their corrected values count as neighbours.
+ * The rules only point at cells; they never change a value.
+ */
+
+/** Confidence (percent) under which a cell is unsure. Clear digits read by Tesseract score 85 to 96. */
+export const UNSURE_CONFIDENCE = 70;
+
+/** A block's confidence in percent: its own, or the mean of its words'; null when the engine gave none. */
+export function blockConfidence(block: Pick<TextBlock, 'confidence' | 'words'>): number | null {
+  if (block.confidence !== undefined) return normaliseConfidence(block.confidence);
+  const words = (block.words ?? []).map((w) => w.confidence).filter((c): c is number => c !== undefined);
+  if (words.length === 0) return null;
+  return words.reduce((sum, c) => sum + normaliseConfidence(c), 0) / words.length;
+}
+
+/** Per frame, the confidence of the series' block on it (null where the block is absent or has none). */
+export function seriesConfidences(frames: readonly (readonly TextBlock[])[], points: readonly TrackPoint[]): (number | null)[] {
+  const confidences = new Array<number | null>(frames.length).fill(null);
+  for (const { frame, index } of points) {
+    const block = frames[frame]?.[index];
+    if (block) confidences[frame] = blockConfidence(block);
+  }
+  return confidences;
+}
+
+// A letter between digits (a decimal point or comma may sit on either side), or one of the letters OCR reads in
+// place of a digit glued to a digit: O o for 0, I l for 1, S for 5, G b for 6, B for 8.
+const LETTER_BETWEEN_DIGITS = /\d[.,]?\p{L}+[.,]?\d/u;
+const LOOKALIKE_AGAINST_DIGIT = /(?:^|[^\p{L}])[OoIlSGB][.,]?\d|\d[.,]?[OoIlSGBb](?![\p{L}])/u;
+
+export function hasLetterInNumber(value: string): boolean {
+  return LETTER_BETWEEN_DIGITS.test(value) || LOOKALIKE_AGAINST_DIGIT.test(value);
+}
+
+const POWER_OF_TEN_TOLERANCE = Math.log10(1.2);
+const JUMP_STEPS = 10;
+const JUMP_SHARE = 0.2;
+
+/** 1, 2 or 3 when a / b is about 10 to that power (or its inverse); 0 otherwise. */
+function powerOfTenApart(a: number, b: number): number {
+  if (a === 0 || b === 0 || Math.sign(a) !== Math.sign(b)) return 0;
+  const exponent = Math.log10(Math.abs(a / b));
+  const nearest = Math.round(exponent);
+  return nearest !== 0 && Math.abs(nearest) <= 3 && Math.abs(exponent - nearest) < POWER_OF_TEN_TOLERANCE ? nearest : 0;
+}
+
+function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export interface ProofreadInput {
+  /** The cell values per frame ('' where the block is absent), corrections already applied. */
+  values: readonly string[];
+  /** Per frame, the reading's confidence in percent, or null. */
+  confidences: readonly (number | null)[];
+  /** Per frame, true where a person corrected the value. */
+  corrected: readonly boolean[];
+}
+
+/** Per frame, why its cell is unsure (empty when it is not): sentences for a tooltip. */
+export function unsureReasons({ values, confidences, corrected }: ProofreadInput): string[][] {
+  const reasons = values.map(() => [] as string[]);
+  const letters = values.map((v) => v !== '' && hasLetterInNumber(v));
+  // The numbers the pattern rules compare: cells that read as a number without a letter in it.
+  const numbers = values.map((v, i) => (v === '' || letters[i] ? null : parseLocaleNumber(v)));
+  const present = numbers.flatMap((n, i) => (n === null ? [] : [i]));
+  const steps = present.slice(1).map((at, k) => Math.abs(numbers[at]! - numbers[present[k]!]!));
+  const typicalStep = median(steps);
+
+  present.forEach((at, k) => {
+    if (corrected[at]) return;
+    const value = numbers[at]!;
+    const neighbours = [present[k - 1], present[k + 1]].filter((n): n is number => n !== undefined);
+    if (neighbours.length === 0) return;
+    const around = neighbours.map((n) => numbers[n]!);
+    const shown = values[neighbours[0]!]!;
+    // At either end of the series the one neighbour must itself agree with the value beyond it, or the neighbour
+    // may be the wrong one (45.3, 455, 45.8 at the end flags 455, not 45.8).
+    const beyond = neighbours.length === 1 ? present[k === 0 ? 2 : k - 2] : undefined;
+    const neighbourSettled = beyond === undefined || powerOfTenApart(around[0]!, numbers[beyond]!) === 0;
+    if (neighbourSettled && around.every((n) => powerOfTenApart(value, n) !== 0)) {
+      reasons[at]!.push(`jumps from ${shown} to ${values[at]}: decimal point ${Math.abs(value) > Math.abs(around[0]!) ? 'lost' : 'misplaced'}?`);
+      return;
+    }
+    if (around.length < 2) return;
+    const far = (a: number, b: number) => Math.abs(a - b) > Math.max(JUMP_STEPS * typicalStep, JUMP_SHARE * Math.max(Math.abs(a), Math.abs(b)));
+    if (around.every((n) => far(value, n)) && !far(around[0]!, around[1]!)) {
+      reasons[at]!.push(`jumps from ${shown} to ${values[at]} and back to ${values[neighbours[1]!]}`);
+    }
+  });
+
+  values.forEach((v, i) => {
+    if (v === '' || corrected[i]) return;
+    if (letters[i]) reasons[i]!.push('letter in a number');
+    const confidence = confidences[i];
+    if (confidence !== null && confidence !== undefined && confidence < UNSURE_CONFIDENCE) reasons[i]!.unshift(`confidence ${Math.round(confidence)} %`);
+  });
+  return reasons;
+}
