@@ -48,7 +48,7 @@ describe('the OpenAPI description', () => {
   });
 
   it('is a valid OpenAPI 3.1 document whose schemas all compile as JSON Schema 2020-12', async () => {
-    const result = await new Validator().validate(structuredClone(doc));
+    const result = await new Validator().validate(structuredClone(doc) as unknown as Record<string, unknown>);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(doc.openapi).toMatch(/^3\.1\./);
@@ -87,5 +87,23 @@ describe('the OpenAPI description', () => {
     expect(error({ error: { code: 'request/invalid-body', message: 'uploadName: Please name your upload before uploading.', correlationId: 'c-1', details: [{ path: 'uploadName' }] } })).toEqual([]);
     expect(error({ message: 'no code' })).not.toEqual([]);
     for (const item of Object.values(doc.paths)) for (const op of Object.values(item)) expect(op.responses.default?.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/Error' });
+  });
+
+  it('is what the pipeline check holds answers to: a wrong field, an unknown route or a missing body is reported', () => {
+    const status = { data: { uploadID: 'u-1', status: 'processing', framesDone: 2, framesTotal: 4, failureReason: null } };
+    const call = { method: 'GET', route: '/checkUploadStatus/u-1', status: 200, contentType: 'application/json; charset=utf-8', body: status };
+    expect(checker.problems(call)).toEqual([]);
+    expect(checker.problems({ ...call, body: { data: { ...status.data, status: 'done' } } }).join()).toContain('/data/status must be equal to one of the allowed values');
+    expect(checker.problems({ ...call, body: { data: { ...status.data, extra: 1 } } }).join()).toContain('must NOT have additional properties');
+    expect(checker.problems({ ...call, route: '/checkUploadStatus' })).toEqual(['GET /checkUploadStatus → 200: no operation in the description']);
+    expect(checker.problems({ ...call, status: 404, body: { error: { code: 'results/not-found', message: 'No such upload.' } } })).toEqual([]);
+    expect(checker.problems({ ...call, status: 404, body: { message: 'No such upload.' } })).not.toEqual([]);
+    // The demo's literal path wins over the signed-in template.
+    expect(checker.operationOf('GET', '/getUploadDetails/demo?mode=numerical')).toBe('/api/getUploadDetails/demo');
+    expect(checker.operationOf('GET', '/getUploadDetails/abc')).toBe('/api/getUploadDetails/{id}');
+    // An accepted request body is held to the request schema too.
+    const upload = { method: 'POST', route: '/getUploadURL', status: 200, contentType: 'application/json', body: { urls: ['http://x/1'], uploadID: 'u-1' } };
+    expect(checker.problems({ ...upload, requestBody: { uploadName: 'A', isVideo: true, mimeType: 'video/mp4', duration: 5 } })).toEqual([]);
+    expect(checker.problems({ ...upload, requestBody: { uploadName: 'A', isVideo: 'yes' } })).not.toEqual([]);
   });
 });

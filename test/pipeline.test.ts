@@ -12,6 +12,7 @@ import { BULLET, characterErrorRate, defaultBlockSettings, earlierBuilds, format
 import { presentationLines } from '../services/results/src/domain/frame-text.js';
 import { purgeStoredFiles } from '../services/results/src/domain/deletion.js';
 import { failStalledUploads } from '../services/results/src/domain/watchdog.js';
+import type { OpenApiDocument } from '@frametext/contracts/openapi';
 import { openApiChecker } from './support/openapi-check.js';
 import { startPipelineStack, type PipelineStack } from './support/pipeline-stack.js';
 import { eventually, sampleOf, startOtlpReceiver, type OtlpReceiver } from '@frametext/service-kit/testing';
@@ -441,7 +442,7 @@ describe('the API description', () => {
   it('describes every answer the pipeline received, and every request body it accepted', async () => {
     const res = await fetch(`${stack.base}/api/openapi.json`);
     expect(res.status).toBe(200);
-    const checker = openApiChecker(await res.json());
+    const checker = openApiChecker((await res.json()) as OpenApiDocument);
     const calls = stack.calls.filter((c) => c.route !== '/openapi.json');
     expect(calls.flatMap((call) => checker.problems(call))).toEqual([]);
     // The main path of a script was exercised, not just a sign-up.

@@ -2,11 +2,11 @@
 // 2020-12 validator: the answer's body against the schema of its operation and status, and a request body that was
 // accepted against the operation's request schema.
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import formats, { type FormatsPlugin } from 'ajv-formats';
 import type { OpenApiDocument } from '@frametext/contracts/openapi';
 
-// ajv-formats is CommonJS: its default export arrives as the module object under some loaders.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as typeof addFormatsModule;
+// ajv-formats is CommonJS: imported from ESM, its default is the module object, whose `default` is the plugin.
+const addFormats = ((formats as unknown as { default?: FormatsPlugin }).default ?? formats) as FormatsPlugin;
 
 /** One call as a client made it and what came back. */
 export interface RecordedCall {

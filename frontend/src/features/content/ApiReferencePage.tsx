@@ -1,9 +1,9 @@
 import { Spinner } from '../../components/Spinner';
 import { errorMessage } from '../../lib/api';
-import { ApiReference, OPENAPI_URL } from './ApiReference';
-import { useGetApiDescriptionQuery } from './api';
-import '../content/content.css';
-import './api-docs.css';
+import { ApiReference, OPENAPI_URL } from './api-reference/ApiReference';
+import { useGetApiDescriptionQuery } from './api-reference/api';
+import './content.css';
+import './api-reference/api-reference.css';
 
 /** /docs/api: the public API for scripts, rendered from the description the gateway serves. */
 export default function ApiReferencePage() {

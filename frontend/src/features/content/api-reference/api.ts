@@ -1,5 +1,5 @@
 import type { OpenApiDocument } from '@frametext/contracts/openapi';
-import { api } from '../../lib/api';
+import { api } from '../../../lib/api';
 
 export const apiDocsApi = api.injectEndpoints({
   endpoints: (build) => ({
