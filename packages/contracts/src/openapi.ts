@@ -157,7 +157,7 @@ const cap = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
 const DESCRIPTION = [
   'The HTTP API of FrameText, which the web app itself uses: upload a video or photos, follow the processing, read the recognised text and numbers.',
   '',
-  'Calls marked with a lock need `Authorization: Bearer <token>`: an access token from POST /api/auth/login (or /signup, /refresh). A refused token answers 403: get a new one and retry.',
+  'Calls that need a token take it as `Authorization: Bearer <token>`, such as the access token that POST /api/auth/login (or /signup, /refresh) answers. A missing or refused token answers 403: get a new one and retry.',
   'Every error answers a JSON body `{ "error": { "code", "message", "correlationId", "details" } }`: `code` is stable for programs, `message` is for people.',
   '',
   'A typical script: POST /api/getUploadURL, PUT each file to its URL, POST /api/uploadComplete, poll GET /api/checkUploadStatus/{id} until processed, then GET /api/getUploadDetails/{id}.',
@@ -191,8 +191,8 @@ export function buildOpenApiDocument(endpoints: readonly DescribedEndpoint[]): O
         [BEARER]: {
           type: 'http',
           scheme: 'bearer',
-          bearerFormat: 'JWT',
-          description: 'An access token from /api/auth/login, /signup or /refresh (RS256, short-lived; its keys are at /api/auth/jwks.json).',
+          // No bearerFormat: a session's access token is a JWT, but any token the gateway accepts as a bearer is meant.
+          description: 'Authorization: Bearer <token>, with a token the gateway accepts: for example the access token from /api/auth/login, /signup or /refresh (short-lived; its keys are at /api/auth/jwks.json).',
         },
       },
     },

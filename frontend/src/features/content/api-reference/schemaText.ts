@@ -42,10 +42,12 @@ export const mapValuesOf = (schema: JsonSchema): JsonSchema | undefined => asSch
 
 const quote = (v: unknown) => JSON.stringify(v);
 
+/** `1 to 128 characters`, `at least 1 item`: a unit (plural) after the last number, singular after a 1. */
 function range(low: number | undefined, high: number | undefined, unit: string): string | undefined {
-  if (low !== undefined && high !== undefined) return low === high ? `exactly ${low} ${unit}` : `${low} to ${high} ${unit}`;
-  if (low !== undefined) return `at least ${low} ${unit}`;
-  if (high !== undefined) return `at most ${high} ${unit}`;
+  const counted = (n: number) => (unit ? `${n} ${n === 1 ? unit.replace(/s$/, '') : unit}` : String(n));
+  if (low !== undefined && high !== undefined) return low === high ? `exactly ${counted(low)}` : `${low} to ${counted(high)}`;
+  if (low !== undefined) return `at least ${counted(low)}`;
+  if (high !== undefined) return `at most ${counted(high)}`;
   return undefined;
 }
 
@@ -75,10 +77,11 @@ export function typeLine(schema: JsonSchema, doc: OpenApiDocument): string {
     if (num(s.exclusiveMinimum) !== undefined && low === 0 && high === undefined) parts.push('above 0');
     else {
       const values = range(low, high, '');
-      if (values) parts.push(values.trim());
+      if (values) parts.push(values);
     }
+    // A format says it better than the generator's long regular expression for it.
     if (typeof s.format === 'string') parts.push(s.format);
-    if (typeof s.pattern === 'string') parts.push(`matching ${s.pattern}`);
+    else if (typeof s.pattern === 'string') parts.push(`matching ${s.pattern}`);
   } else if (!name) {
     parts.push('any value');
   }
