@@ -12,6 +12,8 @@ import { BULLET, characterErrorRate, defaultBlockSettings, earlierBuilds, format
 import { presentationLines } from '../services/results/src/domain/frame-text.js';
 import { purgeStoredFiles } from '../services/results/src/domain/deletion.js';
 import { failStalledUploads } from '../services/results/src/domain/watchdog.js';
+import type { OpenApiDocument } from '@frametext/contracts/openapi';
+import { openApiChecker } from './support/openapi-check.js';
 import { startPipelineStack, type PipelineStack } from './support/pipeline-stack.js';
 import { eventually, sampleOf, startOtlpReceiver, type OtlpReceiver } from '@frametext/service-kit/testing';
 
@@ -432,4 +434,21 @@ describe('credits always come back', () => {
     expect(await stack.results.storage.list(`uploads/${uploadID}`)).toEqual([]);
     expect(await credits(token)).toBe(before);
   }, 120_000);
+});
+
+// Runs last: every answer the tests above received, errors included, checked against the description the gateway
+// serves (issue 17: a program can read the whole API from /api/openapi.json).
+describe('the API description', () => {
+  it('describes every answer the pipeline received, and every request body it accepted', async () => {
+    const res = await fetch(`${stack.base}/api/openapi.json`);
+    expect(res.status).toBe(200);
+    const checker = openApiChecker((await res.json()) as OpenApiDocument);
+    const calls = stack.calls.filter((c) => c.route !== '/openapi.json');
+    expect(calls.flatMap((call) => checker.problems(call))).toEqual([]);
+    // The main path of a script was exercised, not just a sign-up.
+    const reached = new Set(calls.map((c) => `${c.method} ${checker.operationOf(c.method, c.route)} ${c.status}`));
+    for (const call of ['POST /api/auth/signup 201', 'POST /api/getUploadURL 200', 'POST /api/uploadComplete 200', 'GET /api/checkUploadStatus/{id} 200', 'GET /api/getUploadDetails/{id} 200', 'GET /api/getUploads 200', 'GET /api/getUserData 200', 'GET /api/config 200', 'POST /api/deleteUploads 200', 'GET /api/getUploads 403']) {
+      expect(reached, call).toContain(call);
+    }
+  });
 });

@@ -24,6 +24,7 @@ import { loadConfig as ocrTesseractConfig } from '../../services/ocr-tesseract/s
 import { ocrCloudService } from '../../services/ocr-cloud/src/service.js';
 import { loadConfig as ocrCloudConfig } from '../../services/ocr-cloud/src/config.js';
 import { FakeGoogle, fixedTokenAccess } from '../../services/ocr-cloud/test/support/fake-google.js';
+import type { RecordedCall } from './openapi-check.js';
 
 type Stoppable = { stop(): Promise<void>; port: number; metricsPort?: number };
 
@@ -33,6 +34,8 @@ export interface PipelineStack {
   files: ObjectStorage;
   /** Calls the public API as a browser would. */
   api(method: string, route: string, body?: unknown, token?: string, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  /** Every call made with `api` and what it answered, in order (checked against /api/openapi.json). */
+  calls: RecordedCall[];
   /** Signs a user up and waits for the free credit grant. */
   signUp(): Promise<{ token: string; email: string; password: string; refreshToken: string; uid: string }>;
   /** Starts one more OCR worker (for crash tests, or to resume after stopOcrWorkers); returns a stop function. */
@@ -128,6 +131,7 @@ export async function startPipelineStack(env: Record<string, string> = {}): Prom
   const server: RunningServer = await listen(gateway.app, gatewayPort, '127.0.0.1', serverTimeouts(gatewayConfig));
   gateway.start();
 
+  const calls: RecordedCall[] = [];
   const api: PipelineStack['api'] = async (method, route, body, token, headers = {}) => {
     const res = await fetch(`${base}/api${route}`, {
       method,
@@ -141,6 +145,7 @@ export async function startPipelineStack(env: Record<string, string> = {}): Prom
     } catch {
       /* not JSON */
     }
+    calls.push({ method, route, requestBody: body, status: res.status, contentType: res.headers.get('content-type'), body: parsed });
     return { status: res.status, body: parsed };
   };
 
@@ -151,6 +156,7 @@ export async function startPipelineStack(env: Record<string, string> = {}): Prom
     base,
     files,
     api,
+    calls,
     addOcrWorker,
     google,
     async stopOcrWorkers() {

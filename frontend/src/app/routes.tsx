@@ -29,6 +29,7 @@ export const routes: RouteObject[] = [
       { path: '/blog/:slug', element: page(() => import('../features/content/BlogPostPage')) },
       { path: '/terms', element: page(() => import('../features/content/TermsPage')) },
       { path: '/privacy-policy', element: page(() => import('../features/content/PrivacyPage')) },
+      { path: '/docs/api', element: page(() => import('../features/content/ApiReferencePage')) },
       { path: '/login', element: page(() => import('../features/auth/components/LoginPage')) },
       { path: '/reset-password', element: page(() => import('../features/auth/components/ResetPasswordPage')) },
       { path: '/demo', element: page(() => import('../features/results/DemoPage')) },

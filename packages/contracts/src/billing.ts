@@ -40,6 +40,15 @@ export const checkoutSessionSchema = z.object({
 });
 export type CheckoutSession = z.infer<typeof checkoutSessionSchema>;
 
+// ---------------------------------------------------------------- POST /stripe/webhook (Stripe calls it)
+
+/** What billing reads of a Stripe event (checked only once its Stripe-Signature matches the raw body); other fields pass. */
+export const stripeEventSchema = z.looseObject({
+  id: z.string(),
+  type: z.string(),
+  data: z.looseObject({ object: z.record(z.string(), z.unknown()) }),
+});
+
 // ---------------------------------------------------------------- getUserData (GET /getUserData)
 
 /** The signed-in user's profile: the SPA stores it as is and reads credits, subscription_tier, firstLogin and email. */

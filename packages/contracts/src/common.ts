@@ -42,3 +42,18 @@ export const secondsTimestampSchema = z.object({ _seconds: z.number().int().nonn
 export type SecondsTimestamp = z.infer<typeof secondsTimestampSchema>;
 
 export const isoDateTimeSchema = z.string().datetime({ offset: true, error: 'must be an ISO 8601 date-time' });
+
+/**
+ * The body of every error answer, from every service and the gateway (service-kit's toErrorResponse): a stable,
+ * machine-readable `code` (such as `request/invalid-body` or `billing/insufficient-credits`), a sentence a person can
+ * read, the request's correlation id to quote to support, and sometimes `details` (which fields to fix, the balance).
+ */
+export const errorBodySchema = z.object({
+  error: z.object({
+    code: z.string().min(1),
+    message: z.string().min(1),
+    correlationId: z.string().optional(),
+    details: z.unknown().optional(),
+  }),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;

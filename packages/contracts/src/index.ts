@@ -5,6 +5,7 @@ export * from './uploads.js';
 export * from './results.js';
 export * from './billing.js';
 export * from './identity.js';
+export * from './gateway.js';
 export * from './services.js';
 export * from './languages.js';
 export * from './kept-work.js';

@@ -239,6 +239,22 @@ export const getUploadUrlRequestSchema = z
     return { ...req, slideDetection };
   });
 
+/**
+ * POST /getUploadURL's body as a client may write it, for the API description (GET /api/openapi.json); the server
+ * validates with getUploadUrlRequestSchema, which accepts exactly these. Built from the same three shapes, with what
+ * withKind fills in left optional: `kind` (derived from isVideo and timestamps) and, for photos, `files` when the
+ * photos' capture `timestamps` are sent instead (the spec's request).
+ */
+export const getUploadUrlRequestBodySchema = z.union([
+  videoUploadRequestSchema.partial({ kind: true }).meta({ title: 'A video, cut into frames on the server' }),
+  photosUploadRequestSchema.partial({ kind: true }).meta({ title: 'Photos, each named in files' }),
+  photosUploadRequestSchema
+    .partial({ kind: true, files: true })
+    .extend({ timestamps: z.array(captureTimeSchema).min(1).max(MAX_FRAMES) })
+    .meta({ title: 'Photos by their capture times (the spec\'s request: no files list)' }),
+  framesUploadRequestSchema.partial({ kind: true }).meta({ title: 'Frames cut from a video in the browser' }),
+]);
+
 /** What the SPA sends to POST /getUploadURL. */
 export type GetUploadUrlRequest = z.input<typeof uploadRequestShapesSchema>;
 /** The request as the upload service sees it after validation. */

@@ -26,6 +26,7 @@ import { UPSTREAM_SERVICES, serviceUrl, type GatewayConfig } from './config.js';
 import { corsFor } from './cors.js';
 import { systemHealthHandler } from './health.js';
 import { createProxy, type Proxy } from './proxy.js';
+import { OPENAPI_PATH, openApiDocument, openApiHandler } from './openapi.js';
 import { matchRoute } from './routes.js';
 import { spaRouter } from './spa.js';
 
@@ -78,6 +79,8 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
 
   const services = Object.fromEntries(UPSTREAM_SERVICES.map((s) => [s, serviceUrl(config, s)]));
   app.get('/api/health', systemHealthHandler(services, config.HEALTH_TIMEOUT_MS));
+  // Built at start: a route without a description (or the reverse) stops the gateway here, not a reader later.
+  app.get(OPENAPI_PATH, openApiHandler(openApiDocument()));
   app.use(apiRoutes(config, verifier, proxy));
 
   if (storage instanceof FsObjectStorage) app.use('/files', createFsObjectRouter(storage, { bodyIdleTimeoutMs: config.STORAGE_BODY_IDLE_TIMEOUT_MS }));

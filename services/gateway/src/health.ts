@@ -1,15 +1,7 @@
 import type { RequestHandler } from 'express';
+import type { ServiceHealth, SystemHealth } from '@frametext/contracts';
 
-export interface ServiceHealth {
-  /** `ok`, or why not: the service's own status (`unavailable`, `draining`) or `unreachable`. */
-  status: string;
-  checks: Record<string, string>;
-}
-
-export interface SystemHealth {
-  status: 'ok' | 'unavailable';
-  services: Record<string, ServiceHealth>;
-}
+export type { ServiceHealth, SystemHealth };
 
 /** Asks every service's /health/ready in parallel; the system is ok only when all of them are. */
 export async function checkServices(services: Record<string, string>, timeoutMs: number): Promise<SystemHealth> {

@@ -5,7 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, parseConfig, serverTimeouts, type RunningServer } from '@frametext/service-kit';
 import { rawRequest, socketRequest, testLogger } from '@frametext/service-kit/testing';
 import { createGateway, type Gateway } from '../src/app.js';
+import { openApiPath, type OpenApiDocument } from '@frametext/contracts/openapi';
 import { UPSTREAM_SERVICES, gatewayConfigSchema, type UpstreamService } from '../src/config.js';
+import { openApiDocument } from '../src/openapi.js';
+import { ROUTES } from '../src/routes.js';
 import { FakeService, forgeToken, hmacWith, json, makeKey, signToken, startJwks, validClaims } from './support.js';
 
 const key = makeKey('key-1');
@@ -382,6 +385,24 @@ describe('health', () => {
   it("has the gateway's own live and ready endpoints", async () => {
     expect((await fetch(`${base}/health/live`)).status).toBe(200);
     expect((await fetch(`${base}/health/ready`)).status).toBe(200);
+  });
+});
+
+describe('the API description', () => {
+  it('serves /api/openapi.json without a token, cacheable, describing every route of its table', async () => {
+    const res = await fetch(`${base}/api/openapi.json`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+    const doc = (await res.json()) as OpenApiDocument;
+    expect(doc).toEqual(openApiDocument());
+    expect(doc.openapi).toBe('3.1.1');
+    for (const route of ROUTES.filter((r) => r.methods !== '*')) expect(doc.paths[openApiPath(route.path)], route.path).toBeDefined();
+    // Read by the description, not forwarded: no service saw the call.
+    expect(Object.values(upstream).flatMap((s) => s.seen).some((seen) => seen.url === '/api/openapi.json')).toBe(false);
+    // Revalidation costs nothing: the same ETag answers 304 (max-age=0 keeps fetch from adding no-cache, as a browser revalidates).
+    const again = await fetch(`${base}/api/openapi.json`, { headers: { 'if-none-match': res.headers.get('etag') ?? '', 'cache-control': 'max-age=0' } });
+    expect(again.status).toBe(304);
   });
 });
 

@@ -10,6 +10,7 @@ export function Footer() {
         <nav aria-label="Footer" className="footer__links">
           <Link to="/blog">Blog</Link>
           <Link to="/about">About</Link>
+          <Link to="/docs/api">API</Link>
           <Link to="/terms">Terms of Service</Link>
           <Link to="/privacy-policy">Privacy Policy</Link>
           <a href="mailto:support@frametext.app">Support</a>

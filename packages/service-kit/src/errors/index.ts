@@ -1,3 +1,5 @@
+import type { ErrorBody } from '@frametext/contracts';
+
 /**
  * The one error type. `status` is the HTTP answer; `code` is stable and machine-readable
  * (for example `auth/invalid-credential` or `request/invalid-body`); `message` is safe to show a person.
@@ -30,9 +32,8 @@ export const conflict = (code: string, message: string) => new AppError(409, cod
 export const tooManyRequests = (code: string, message: string) => new AppError(429, code, message);
 export const unavailable = (code: string, message: string) => new AppError(503, code, message);
 
-export interface ErrorBody {
-  error: { code: string; message: string; correlationId?: string; details?: unknown };
-}
+/** The error answer's shape lives with every other wire shape (contracts' errorBodySchema). */
+export type { ErrorBody };
 
 /** Turns anything thrown into a status and a body that never holds a stack trace. */
 export function toErrorResponse(err: unknown, correlationId?: string): { status: number; body: ErrorBody } {

@@ -1,0 +1,315 @@
+import { z } from 'zod';
+import { checkoutRequestSchema, checkoutResponseSchema, checkoutSessionIdSchema, checkoutSessionSchema, getUserDataResponseSchema, publicConfigSchema, stripeEventSchema } from './billing.js';
+import { uploadIdSchema } from './common.js';
+import { systemHealthSchema } from './gateway.js';
+import {
+  authSessionSchema,
+  deleteAccountProofRequestSchema,
+  deleteAccountProofResponseSchema,
+  deleteAccountRequestSchema,
+  jwksResponseSchema,
+  loginRequestSchema,
+  logoutRequestSchema,
+  passwordResetConfirmRequestSchema,
+  passwordResetRequestSchema,
+  providersResponseSchema,
+  refreshRequestSchema,
+  refreshResponseSchema,
+  signupRequestSchema,
+} from './identity.js';
+import { uploadDetailsOldResponseSchema, uploadDetailsQuerySchema, uploadDetailsResponseSchema } from './results.js';
+import {
+  deleteUploadsRequestSchema,
+  deleteUploadsResponseSchema,
+  getUploadUrlRequestBodySchema,
+  getUploadUrlResponseSchema,
+  getUploadsResponseSchema,
+  logLocalUploadRequestSchema,
+  logLocalUploadResponseSchema,
+  uploadCompleteRequestSchema,
+  uploadCompleteResponseSchema,
+  uploadStatusResponseSchema,
+} from './uploads.js';
+
+/*
+ * What each public endpoint takes and answers, for the OpenAPI description (openapi.ts). Keyed by the method and the
+ * path as the gateway's route table writes it (`:param` for a path segment). Which endpoints exist and which need a
+ * token is the route table's to say; a test fails when an entry here has no route there, or a route none here.
+ *
+ * Adding an endpoint: one entry below, naming the zod schemas its body and answers already have in this package.
+ */
+
+/** A body or answer: its component name in the description (`#/components/schemas/<name>`) and its zod schema. */
+export interface NamedSchema {
+  name: string;
+  schema: z.ZodType;
+}
+
+export interface ApiResponse {
+  description: string;
+  /** JSON body; absent for answers without one (204, redirects). */
+  json?: NamedSchema;
+  /** A non-JSON body (the simulated checkout's HTML page). */
+  contentType?: string;
+  /** Headers worth naming, such as Location on a redirect. */
+  headers?: Record<string, string>;
+}
+
+export interface ApiOperation {
+  /** One line: what the call does. */
+  summary: string;
+  /** More, when the summary is not enough: when to call it, what happens next. */
+  description?: string;
+  /** The group the reference page lists it under. */
+  tag: ApiTag;
+  /** Each `:param` of the path: what it is and its schema. */
+  params?: Record<string, { description: string; schema: z.ZodType }>;
+  /** Query parameters, from a zod object's fields. */
+  query?: z.ZodObject;
+  /** The JSON request body. */
+  body?: NamedSchema & { example?: unknown; contentType?: string; required?: boolean };
+  /** Success answers by status. */
+  responses: Record<number, ApiResponse>;
+  /** Error answers worth knowing by status (all carry the error body). 403 for a refused token is added for signed-in routes. */
+  errors?: Record<number, string>;
+}
+
+export const API_TAGS = {
+  auth: 'Sign-in and account',
+  uploads: 'Uploads',
+  results: 'Results',
+  credits: 'Credits and profile',
+  system: 'System',
+} as const;
+export type ApiTag = keyof typeof API_TAGS;
+
+const named = (name: string, schema: z.ZodType): NamedSchema => ({ name, schema });
+
+const uploadIdParam = { id: { description: 'The upload id (getUploadURL answered it as uploadID).', schema: uploadIdSchema } };
+const INVALID_BODY = 'The body is not valid: the message and details say which field to fix.';
+const NOT_FOUND = 'No such upload among yours.';
+
+const ok = (description: string, name: string, schema: z.ZodType): Record<number, ApiResponse> => ({ 200: { description, json: named(name, schema) } });
+const noContent = (description: string): Record<number, ApiResponse> => ({ 204: { description } });
+
+export const API_OPERATIONS: Record<string, ApiOperation> = {
+  // ---------------------------------------------------------------- identity (/api/auth/*)
+  'GET /api/auth/jwks.json': {
+    tag: 'auth',
+    summary: 'The public keys that access tokens are signed with (RS256), to verify a token yourself.',
+    responses: ok('The key set.', 'Jwks', jwksResponseSchema),
+  },
+  'GET /api/auth/providers': {
+    tag: 'auth',
+    summary: 'Which ways of signing in are offered (password always; Google when configured).',
+    responses: ok('The sign-in providers.', 'Providers', providersResponseSchema),
+  },
+  'POST /api/auth/signup': {
+    tag: 'auth',
+    summary: 'Creates an account with an e-mail and a password and signs it in.',
+    description: 'The answer holds an access token (idToken) for `Authorization: Bearer`, and a refresh token for POST /api/auth/refresh.',
+    body: { ...named('SignupRequest', signupRequestSchema), example: { email: 'ada@example.com', password: 'a long passphrase' } },
+    responses: { 201: { description: 'Signed up and signed in.', json: named('AuthSession', authSessionSchema) } },
+    errors: { 400: 'The e-mail or password is missing or not acceptable (auth/invalid-email, auth/weak-password...).', 409: 'An account already uses this e-mail.', 429: 'Too many attempts from this address; wait and retry.' },
+  },
+  'POST /api/auth/login': {
+    tag: 'auth',
+    summary: 'Signs in with an e-mail and a password.',
+    body: { ...named('LoginRequest', loginRequestSchema), example: { email: 'ada@example.com', password: 'a long passphrase' } },
+    responses: ok('Signed in.', 'AuthSession', authSessionSchema),
+    errors: { 400: 'The e-mail or password is missing.', 401: 'The e-mail or password is wrong (auth/invalid-credential).', 429: 'Too many attempts; wait and retry.' },
+  },
+  'POST /api/auth/refresh': {
+    tag: 'auth',
+    summary: 'Trades a refresh token for a new access token (and a new refresh token: the old one is used up).',
+    body: named('RefreshRequest', refreshRequestSchema),
+    responses: ok('A new token pair.', 'TokenPair', refreshResponseSchema),
+    errors: { 400: 'No refresh token sent.', 401: 'The refresh token is unknown, used up or its session ended: sign in again.' },
+  },
+  'POST /api/auth/logout': {
+    tag: 'auth',
+    summary: 'Ends the session of a refresh token; its access tokens stop working too.',
+    body: named('LogoutRequest', logoutRequestSchema),
+    responses: noContent('Signed out.'),
+  },
+  'POST /api/auth/delete-account': {
+    tag: 'auth',
+    summary: 'Deletes the account of a session, with its uploads and results.',
+    description: 'An account with a password sends it too; a Google-only account needs a recent sign-in (see POST /api/auth/delete-account/proof).',
+    body: named('DeleteAccountRequest', deleteAccountRequestSchema),
+    responses: noContent('The account is deleted.'),
+    errors: { 401: 'The refresh token or the password is wrong.', 403: 'The session is too old for a Google-only account: sign in again (auth/requires-recent-login).' },
+  },
+  'POST /api/auth/delete-account/proof': {
+    tag: 'auth',
+    summary: 'Says what deleting the account of a session needs now: its password, a confirmation, or a fresh sign-in.',
+    body: named('DeleteAccountProofRequest', deleteAccountProofRequestSchema),
+    responses: ok('What deleting needs.', 'DeleteAccountProof', deleteAccountProofResponseSchema),
+  },
+  'POST /api/auth/password-reset': {
+    tag: 'auth',
+    summary: 'Sends a password-reset link to an e-mail address (the same answer whether or not an account uses it).',
+    body: named('PasswordResetRequest', passwordResetRequestSchema),
+    responses: noContent('If an account uses the address, a link is on its way.'),
+  },
+  'POST /api/auth/password-reset/confirm': {
+    tag: 'auth',
+    summary: 'Sets a new password with the token from the reset link; every session of the account ends.',
+    body: named('PasswordResetConfirmRequest', passwordResetConfirmRequestSchema),
+    responses: noContent('The password is changed.'),
+    errors: { 400: 'The token is invalid or expired, or the password is too weak.' },
+  },
+  'GET /api/auth/google/start': {
+    tag: 'auth',
+    summary: 'Starts signing in with Google (for a browser: it redirects to Google).',
+    responses: { 302: { description: 'To Google\'s consent page.', headers: { Location: 'Google\'s sign-in address.' } } },
+    errors: { 404: 'Google sign-in is not offered here (auth/provider-disabled).' },
+  },
+  'GET /api/auth/google/callback': {
+    tag: 'auth',
+    summary: 'Where Google sends the browser back; it redirects to /login with the tokens (or the error) in the fragment.',
+    responses: { 302: { description: 'To the app\'s /login page.', headers: { Location: '/login#idToken=...&refreshToken=...&expiresIn=...&firstLogin=... or /login#error=...&message=...' } } },
+  },
+
+  // ---------------------------------------------------------------- uploads
+  'POST /api/getUploadURL': {
+    tag: 'uploads',
+    summary: 'Starts an upload: checks the request, holds its credits and answers where to PUT the file(s).',
+    description:
+      'Send one of the shapes below. `kind` may be left out: isVideo false means photos, isVideo true with `timestamps` means frames cut in the browser, isVideo true without them a video. ' +
+      'Photos may be sent as their capture `timestamps` (ms since the epoch, one per photo) without a `files` list. ' +
+      'Then PUT each file to its URL, in order, with its Content-Type, and call POST /api/uploadComplete. ' +
+      'When the credits do not cover every frame, only the first `maxFrames` are processed.',
+    body: {
+      ...named('GetUploadUrlRequest', getUploadUrlRequestBodySchema),
+      example: { uploadName: 'Whiteboard photos', isVideo: false, mimeType: 'image/jpeg', timestamps: [1732550400000, 1732550460000], ocrType: 'server', mediaContent: 'presentation' },
+    },
+    responses: ok('The upload id and one PUT URL per file, in the order sent.', 'GetUploadUrlResponse', getUploadUrlResponseSchema),
+    errors: { 400: INVALID_BODY, 402: 'Not enough credits for even one frame (billing/insufficient-credits).', 503: 'The chosen engine is not available now.' },
+  },
+  'POST /api/uploadComplete': {
+    tag: 'uploads',
+    summary: 'Says every file is uploaded: processing starts.',
+    body: { ...named('UploadCompleteRequest', uploadCompleteRequestSchema), example: { uploadID: '0b7c6a8e-2f0e-4a53-9c1e-7f3d1b2a9c4d' } },
+    responses: ok('Processing has started.', 'UploadCompleteResponse', uploadCompleteResponseSchema),
+    errors: { 400: INVALID_BODY, 404: NOT_FOUND, 409: 'A file is missing from storage, or the upload is past this step.' },
+  },
+  'POST /api/logLocalUpload': {
+    tag: 'uploads',
+    summary: 'Logs (and charges) an OCR run done in the browser with the Local engine.',
+    body: named('LogLocalUploadRequest', logLocalUploadRequestSchema),
+    responses: ok('Charged once per upload id.', 'LogLocalUploadResponse', logLocalUploadResponseSchema),
+    errors: { 400: INVALID_BODY, 402: 'Not enough credits (billing/insufficient-credits).' },
+  },
+  'GET /api/checkUploadStatus/:id': {
+    tag: 'uploads',
+    summary: 'Where an upload stands: its status and frames read so far (poll every few seconds).',
+    params: uploadIdParam,
+    responses: ok('The upload\'s progress.', 'UploadStatusResponse', uploadStatusResponseSchema),
+    errors: { 404: NOT_FOUND },
+  },
+  'GET /api/getUploads': {
+    tag: 'uploads',
+    summary: 'Lists your uploads, newest first.',
+    responses: ok('Your uploads.', 'GetUploadsResponse', getUploadsResponseSchema),
+  },
+  'POST /api/deleteUploads': {
+    tag: 'uploads',
+    summary: 'Deletes uploads of yours with their frames and results.',
+    body: { ...named('DeleteUploadsRequest', deleteUploadsRequestSchema), example: { uploads: ['0b7c6a8e-2f0e-4a53-9c1e-7f3d1b2a9c4d'], deleteUploads: true } },
+    responses: ok('The ids that were deleted (others\' and unknown ids are left out).', 'DeleteUploadsResponse', deleteUploadsResponseSchema),
+    errors: { 400: INVALID_BODY },
+  },
+
+  // ---------------------------------------------------------------- results
+  'GET /api/getUploadDetails/demo': {
+    tag: 'results',
+    summary: 'The demo upload\'s results, without signing in.',
+    query: uploadDetailsQuerySchema,
+    responses: ok('The demo\'s upload data, results and frame URLs.', 'UploadDetailsResponse', uploadDetailsResponseSchema),
+  },
+  'GET /api/getUploadDetailsOld/demo': {
+    tag: 'results',
+    summary: 'The demo upload\'s results in the older form (per-frame detections), without signing in.',
+    query: uploadDetailsQuerySchema,
+    responses: ok('The demo\'s upload data, results and frame URLs.', 'UploadDetailsOldResponse', uploadDetailsOldResponseSchema),
+  },
+  'GET /api/getUploadDetails/:id': {
+    tag: 'results',
+    summary: 'An upload\'s results: its data, the text of each frame, and each frame\'s image URL.',
+    params: uploadIdParam,
+    query: uploadDetailsQuerySchema,
+    responses: ok('The upload data, results and frame URLs.', 'UploadDetailsResponse', uploadDetailsResponseSchema),
+    errors: { 400: 'The mode is not one of the views.', 404: NOT_FOUND },
+  },
+  'GET /api/getUploadDetailsOld/:id': {
+    tag: 'results',
+    summary: 'An upload\'s results in the older form: per-frame detections with boxes.',
+    params: uploadIdParam,
+    query: uploadDetailsQuerySchema,
+    responses: ok('The upload data, results and frame URLs.', 'UploadDetailsOldResponse', uploadDetailsOldResponseSchema),
+    errors: { 400: 'The mode is not one of the views.', 404: NOT_FOUND },
+  },
+
+  // ---------------------------------------------------------------- credits and profile
+  'POST /api/create-checkout-session': {
+    tag: 'credits',
+    summary: 'Starts buying a credit pack: answers the payment page to open.',
+    body: { ...named('CheckoutRequest', checkoutRequestSchema), example: { credits: 100 } },
+    responses: ok('The payment page.', 'CheckoutResponse', checkoutResponseSchema),
+    errors: { 400: INVALID_BODY, 503: 'Payments are not set up here.' },
+  },
+  'GET /api/checkout-sessions/:id': {
+    tag: 'credits',
+    summary: 'Where a purchase of yours stands (credited once paid).',
+    params: { id: { description: 'The checkout session id (cs_...).', schema: checkoutSessionIdSchema } },
+    responses: ok('The purchase.', 'CheckoutSession', checkoutSessionSchema),
+    errors: { 400: 'Not a checkout session id.', 404: 'No such purchase of yours.' },
+  },
+  'GET /api/getUserData': {
+    tag: 'credits',
+    summary: 'Your profile: e-mail, credit balance and tier.',
+    responses: ok('The profile.', 'Profile', getUserDataResponseSchema),
+  },
+  'POST /api/stripe/webhook': {
+    tag: 'credits',
+    summary: 'Stripe\'s payment events (Stripe calls this, signed; not for scripts).',
+    body: { ...named('StripeEvent', stripeEventSchema), required: true },
+    responses: ok('The event is handled.', 'WebhookReceived', z.object({ received: z.literal(true) })),
+    errors: { 400: 'The Stripe-Signature header is missing, does not match the body, or is too old.' },
+  },
+  'GET /api/simulated-checkout/:id': {
+    tag: 'credits',
+    summary: 'The simulated payment page (when no payment provider is set up), opened by the person buying.',
+    params: { id: { description: 'The simulated checkout session id (cs_sim_...).', schema: checkoutSessionIdSchema } },
+    responses: { 200: { description: 'The payment page.', contentType: 'text/html' } },
+    errors: { 404: 'No such session.' },
+  },
+  'POST /api/simulated-checkout/:id/pay': {
+    tag: 'credits',
+    summary: 'Pays on the simulated payment page, then redirects to the success page.',
+    params: { id: { description: 'The simulated checkout session id (cs_sim_...).', schema: checkoutSessionIdSchema } },
+    responses: { 303: { description: 'Paid: to the success page.', headers: { Location: 'The checkout success page.' } } },
+    errors: { 404: 'No such session.', 409: 'The session is expired or failed.' },
+  },
+  'GET /api/config': {
+    tag: 'credits',
+    summary: 'Public settings: the free credits, the engines and their rates, limits and credit packs.',
+    responses: ok('The settings.', 'PublicConfig', publicConfigSchema),
+  },
+
+  // ---------------------------------------------------------------- the gateway's own
+  'GET /api/health': {
+    tag: 'system',
+    summary: 'Whether every service behind the gateway is ready.',
+    responses: {
+      200: { description: 'Every service is ready.', json: named('SystemHealth', systemHealthSchema) },
+      503: { description: 'A service is not ready: its entry says why.', json: named('SystemHealth', systemHealthSchema) },
+    },
+  },
+  'GET /api/openapi.json': {
+    tag: 'system',
+    summary: 'This description of the API (OpenAPI 3.1).',
+    responses: { 200: { description: 'The OpenAPI document.', json: named('OpenApiDocument', z.looseObject({ openapi: z.string(), paths: z.record(z.string(), z.unknown()) })) } },
+  },
+};
