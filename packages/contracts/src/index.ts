@@ -5,5 +5,6 @@ export * from './uploads.js';
 export * from './results.js';
 export * from './billing.js';
 export * from './identity.js';
+export * from './api-tokens.js';
 export * from './services.js';
 export * from './languages.js';
