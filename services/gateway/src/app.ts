@@ -154,7 +154,8 @@ async function signedInWithApiToken(
   apiTokens.spend(grant.tokenId, (seconds) => res.setHeader('retry-after', String(seconds)));
   const authorization = `Bearer ${grant.accessToken}`;
   const user = await verifier.verify(authorization, 401);
-  assertApiTokenAllowed(user.apiToken, need);
+  // identity's answer names the scope too, should the access token ever lack its claim.
+  assertApiTokenAllowed(user.apiToken ?? { id: grant.tokenId, scope: grant.scope }, need);
   req.headers.authorization = authorization;
 }
 

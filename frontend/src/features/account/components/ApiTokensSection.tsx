@@ -31,7 +31,7 @@ export function ApiTokensSection() {
   const [scope, setScope] = useState<ApiTokenScope>('read');
   const [formError, setFormError] = useState<string | null>(null);
   const [created, setCreated] = useState<{ token: string; name: string } | null>(null);
-  const [revoking_, setRevoking] = useState<ApiToken | null>(null);
+  const [toRevoke, setToRevoke] = useState<ApiToken | null>(null);
   const nameId = useId();
   const errorId = useId();
 
@@ -62,14 +62,14 @@ export function ApiTokensSection() {
   };
 
   const confirmRevoke = async () => {
-    if (!revoking_) return;
+    if (!toRevoke) return;
     try {
-      await revoke(revoking_.id).unwrap();
-      dispatch(toastShown(`Token "${revoking_.name}" revoked. Scripts using it stop working within seconds.`, 'success'));
-      setRevoking(null);
+      await revoke(toRevoke.id).unwrap();
+      dispatch(toastShown(`Token "${toRevoke.name}" revoked. Scripts using it stop working within seconds.`, 'success'));
+      setToRevoke(null);
     } catch (err) {
       dispatch(toastShown(errorMessage(err, 'The token could not be revoked. Please try again.'), 'error'));
-      setRevoking(null);
+      setToRevoke(null);
     }
   };
 
@@ -124,9 +124,7 @@ export function ApiTokensSection() {
           {(Object.keys(SCOPE_LABELS) as ApiTokenScope[]).map((s) => (
             <label key={s} className="checkbox api-tokens__scope">
               <input type="radio" name="api-token-scope" value={s} checked={scope === s} onChange={() => setScope(s)} />
-              <span>
-                <strong>{SCOPE_LABELS[s]}</strong> <span className="muted small">{SCOPE_HINTS[s]}</span>
-              </span>
+              <strong>{SCOPE_LABELS[s]}</strong> <span className="muted small api-tokens__hint">{SCOPE_HINTS[s]}</span>
             </label>
           ))}
         </fieldset>
@@ -162,7 +160,7 @@ export function ApiTokensSection() {
                   Created {when(t.createdAt)} · {t.lastUsedAt ? `Last used ${when(t.lastUsedAt)}` : 'Never used'}
                 </p>
               </div>
-              <button type="button" className="btn btn--secondary btn--sm" onClick={() => setRevoking(t)} aria-label={`Revoke ${t.name}`}>
+              <button type="button" className="btn btn--secondary btn--sm" onClick={() => setToRevoke(t)} aria-label={`Revoke ${t.name}`}>
                 Revoke
               </button>
             </li>
@@ -170,10 +168,10 @@ export function ApiTokensSection() {
         </ul>
       )}
 
-      {revoking_ && (
-        <ConfirmDialog title="Revoke this API token?" confirmLabel="Revoke token" danger busy={revoking} onConfirm={() => void confirmRevoke()} onCancel={() => setRevoking(null)}>
+      {toRevoke && (
+        <ConfirmDialog title="Revoke this API token?" confirmLabel="Revoke token" danger busy={revoking} onConfirm={() => void confirmRevoke()} onCancel={() => setToRevoke(null)}>
           <p>
-            Scripts using <strong className="api-tokens__name">{revoking_.name}</strong> stop working within seconds. This cannot be undone; you can create a
+            Scripts using <strong className="api-tokens__name">{toRevoke.name}</strong> stop working within seconds. This cannot be undone; you can create a
             new token at any time.
           </p>
         </ConfirmDialog>
