@@ -31,6 +31,9 @@ const WILDCARD_ENDPOINTS: Record<string, [Method, string][]> = {
     ['POST', 'password-reset/confirm'],
     ['GET', 'google/start'],
     ['GET', 'google/callback'],
+    ['GET', 'api-tokens'],
+    ['POST', 'api-tokens'],
+    ['DELETE', 'api-tokens/:id'],
   ],
 };
 
@@ -70,6 +73,7 @@ function baseRequests(userEmail: string): Record<string, { body?: unknown; query
     'POST /api/auth/password-reset': { body: { email: 'nobody@example.com' } },
     'POST /api/auth/password-reset/confirm': { body: { token: 'not-a-reset-token', password: 'fuzz-pass-456' } },
     'GET /api/auth/google/callback': { query: 'code=abc&state=def' },
+    'POST /api/auth/api-tokens': { body: { name: 'fuzz', scope: 'read' } },
     'POST /api/getUploadURL': {
       body: { kind: 'video', isVideo: true, mimeType: 'video/mp4', fileName: 'clip.mp4', size: 1000, uploadName: 'Fuzz', duration: 15, targetFrameRate: 1 / 15, ocrType: 'server', mediaContent: 'numerical' },
     },

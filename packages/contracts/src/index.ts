@@ -6,6 +6,7 @@ export * from './results.js';
 export * from './billing.js';
 export * from './identity.js';
 export * from './gateway.js';
+export * from './api-tokens.js';
 export * from './services.js';
 export * from './languages.js';
 export * from './kept-work.js';

@@ -1,8 +1,9 @@
-import type { Express, RequestHandler } from 'express';
+import type { Express, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import {
   AppError,
   FsObjectStorage,
+  assertApiTokenAllowed,
   RevokedSessions,
   WorkloadCredentials,
   accessTokenSettings,
@@ -18,10 +19,13 @@ import {
   startTracing,
   tracingSettings,
   type AccessTokenVerifier,
+  type ApiTokenRequirement,
   type HttpApp,
   type Logger,
   type ObjectStorage,
 } from '@frametext/service-kit';
+import { looksLikeApiToken } from '@frametext/contracts';
+import { ApiTokenGate } from './api-tokens.js';
 import { UPSTREAM_SERVICES, serviceUrl, type GatewayConfig } from './config.js';
 import { corsFor } from './cors.js';
 import { systemHealthHandler } from './health.js';
@@ -55,6 +59,13 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
     ? new RevokedSessions(httpRevocationSource(feed, new WorkloadCredentials(config.SERVICE_TOKEN_SECRET, 'gateway')), config.REVOCATIONS_POLL_MS, logger)
     : undefined;
   const verifier = createAccessTokenVerifier(accessTokenSettings(config), revoked);
+  const apiTokens = new ApiTokenGate({
+    exchangeUrl: new URL('/internal/api-tokens/exchange', config.IDENTITY_URL).toString(),
+    credentials: new WorkloadCredentials(config.SERVICE_TOKEN_SECRET, 'gateway'),
+    cacheMs: config.API_TOKEN_CACHE_MS,
+    requestsPerMinute: config.API_TOKEN_REQUESTS_PER_MINUTE,
+    timeoutMs: config.API_TOKEN_EXCHANGE_TIMEOUT_MS,
+  });
   const proxy = createProxy({ timeoutMs: config.PROXY_TIMEOUT_MS, bodyLimitBytes: config.API_BODY_LIMIT_BYTES, body: { totalMs: config.API_BODY_TIMEOUT_MS } });
   const storage = config.STORAGE_DRIVER === 'fs' ? createStorage(config) : undefined;
   const storeProxy = createProxy({
@@ -81,7 +92,7 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
   app.get('/api/health', systemHealthHandler(services, config.HEALTH_TIMEOUT_MS));
   // Built at start: a route without a description (or the reverse) stops the gateway here, not a reader later.
   app.get(OPENAPI_PATH, openApiHandler(openApiDocument()));
-  app.use(apiRoutes(config, verifier, proxy));
+  app.use(apiRoutes(config, verifier, apiTokens, proxy));
 
   if (storage instanceof FsObjectStorage) app.use('/files', createFsObjectRouter(storage, { bodyIdleTimeoutMs: config.STORAGE_BODY_IDLE_TIMEOUT_MS }));
   if (config.STORAGE_DRIVER === 's3' && config.S3_ENDPOINT) app.use(`/${config.STORAGE_BUCKET}`, objectStorePassThrough(storeProxy, config.S3_ENDPOINT));
@@ -105,9 +116,10 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
 
 /**
  * Dispatches /api/* by the route table: unknown paths 404, signed-in routes need a verified token (a refused one
- * answers 403, the spec's sign-out signal). The token travels on unchanged: each service verifies it again.
+ * answers 403, the spec's sign-out signal). The token travels on unchanged: each service verifies it again. A
+ * personal API token is exchanged for an access token, which travels in its place (see signedInWithApiToken).
  */
-function apiRoutes(config: GatewayConfig, verifier: AccessTokenVerifier, proxy: Proxy): RequestHandler {
+function apiRoutes(config: GatewayConfig, verifier: AccessTokenVerifier, apiTokens: ApiTokenGate, proxy: Proxy): RequestHandler {
   return async (req, res, next) => {
     if (!req.path.startsWith('/api/')) return next();
     const match = matchRoute(req.method, req.path);
@@ -118,9 +130,40 @@ function apiRoutes(config: GatewayConfig, verifier: AccessTokenVerifier, proxy: 
     }
     const { route } = match;
     res.locals.route = route.path;
-    if (route.access === 'signed-in') await verifier.verify(req.header('authorization'), 403);
+    if (route.access === 'signed-in') {
+      const bearer = bearerOf(req.header('authorization'));
+      if (bearer && looksLikeApiToken(bearer)) await signedInWithApiToken(req, res, bearer, route.apiToken ?? 'refused', verifier, apiTokens);
+      else await verifier.verify(req.header('authorization'), 403);
+    }
     proxy.forward(req, res, next, { name: route.target, baseUrl: serviceUrl(config, route.target) });
   };
+}
+
+/**
+ * A request signed with a personal API token: the token must be live (401 otherwise, not the SPA's 403: scripts
+ * hold these), within its request budget (429 with Retry-After) and hold the scope the route needs (403). The access
+ * token identity exchanged it for replaces it in the forwarded request; it is verified here as any other, so a
+ * token revoked since the exchange is refused as soon as the feed of ended sessions lists it.
+ */
+async function signedInWithApiToken(
+  req: Request,
+  res: Response,
+  presented: string,
+  need: ApiTokenRequirement,
+  verifier: AccessTokenVerifier,
+  apiTokens: ApiTokenGate,
+): Promise<void> {
+  const grant = await apiTokens.exchange(presented);
+  apiTokens.spend(grant.tokenId, (seconds) => res.setHeader('retry-after', String(seconds)));
+  const authorization = `Bearer ${grant.accessToken}`;
+  const user = await verifier.verify(authorization, 401);
+  // identity's answer names the scope too, should the access token ever lack its claim.
+  assertApiTokenAllowed(user.apiToken ?? { id: grant.tokenId, scope: grant.scope }, need);
+  req.headers.authorization = authorization;
+}
+
+function bearerOf(authorization: string | undefined): string | undefined {
+  return /^Bearer[ ]+([^\s]+)\s*$/i.exec(authorization ?? '')?.[1];
 }
 
 /**

@@ -78,6 +78,15 @@ export const gatewayConfigSchema = serviceConfig({
    * Services rate-limit by this address, so trusting too much lets clients pick their own.
    */
   TRUST_PROXY: z.string().min(1).default('loopback'),
+  /**
+   * How long the answer of an API-token exchange at identity is reused: the longest a revoked personal token can
+   * still be accepted (the feed of ended sessions usually refuses it sooner, within REVOCATIONS_POLL_MS).
+   */
+  API_TOKEN_CACHE_MS: z.coerce.number().int().min(0).max(30_000).default(5_000),
+  /** Requests a minute each personal API token may make (a burst of as many, refilled continuously), per gateway replica. */
+  API_TOKEN_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  /** How long an API-token exchange at identity may take before the request answers 503. */
+  API_TOKEN_EXCHANGE_TIMEOUT_MS: z.coerce.number().int().min(100).default(3_000),
   /** Folder of the built SPA (index.html and assets/). */
   SPA_DIR: z.string().min(1).default(defaultSpaDir),
 });

@@ -1,3 +1,4 @@
+import type { ApiTokenRequirement } from '@frametext/service-kit';
 import type { UpstreamService } from './config.js';
 
 export type Access = 'public' | 'signed-in';
@@ -10,6 +11,11 @@ export interface RouteEntry {
   path: string;
   target: UpstreamService;
   access: Access;
+  /**
+   * Signed-in routes a personal API token may use, and the scope it needs (`read` or `upload`); without it a
+   * personal token is refused (payments). Services check the same scope again (requireUser).
+   */
+  apiToken?: ApiTokenRequirement;
 }
 
 /**
@@ -19,23 +25,24 @@ export interface RouteEntry {
 export const ROUTES: readonly RouteEntry[] = [
   { methods: '*', path: '/api/auth/*', target: 'identity', access: 'public' },
 
-  { methods: ['POST'], path: '/api/getUploadURL', target: 'upload', access: 'signed-in' },
-  { methods: ['POST'], path: '/api/uploadComplete', target: 'upload', access: 'signed-in' },
-  { methods: ['POST'], path: '/api/logLocalUpload', target: 'upload', access: 'signed-in' },
+  { methods: ['POST'], path: '/api/getUploadURL', target: 'upload', access: 'signed-in', apiToken: 'upload' },
+  { methods: ['POST'], path: '/api/uploadComplete', target: 'upload', access: 'signed-in', apiToken: 'upload' },
+  { methods: ['POST'], path: '/api/logLocalUpload', target: 'upload', access: 'signed-in', apiToken: 'upload' },
 
   { methods: ['GET'], path: '/api/getUploadDetails/demo', target: 'results', access: 'public' },
   { methods: ['GET'], path: '/api/getUploadDetailsOld/demo', target: 'results', access: 'public' },
-  { methods: ['GET'], path: '/api/checkUploadStatus/:id', target: 'results', access: 'signed-in' },
-  { methods: ['GET'], path: '/api/getUploads', target: 'results', access: 'signed-in' },
-  { methods: ['GET'], path: '/api/getUploadDetails/:id', target: 'results', access: 'signed-in' },
-  { methods: ['GET'], path: '/api/getUploadDetailsOld/:id', target: 'results', access: 'signed-in' },
-  { methods: ['POST'], path: '/api/deleteUploads', target: 'results', access: 'signed-in' },
+  { methods: ['GET'], path: '/api/checkUploadStatus/:id', target: 'results', access: 'signed-in', apiToken: 'read' },
+  { methods: ['GET'], path: '/api/getUploads', target: 'results', access: 'signed-in', apiToken: 'read' },
+  { methods: ['GET'], path: '/api/getUploadDetails/:id', target: 'results', access: 'signed-in', apiToken: 'read' },
+  { methods: ['GET'], path: '/api/getUploadDetailsOld/:id', target: 'results', access: 'signed-in', apiToken: 'read' },
+  { methods: ['POST'], path: '/api/deleteUploads', target: 'results', access: 'signed-in', apiToken: 'upload' },
   // A person's work in a results view; on the demo too, but only signed in (signed out, the browser keeps it).
-  { methods: ['GET', 'PUT'], path: '/api/uploads/:id/work/:view', target: 'results', access: 'signed-in' },
+  { methods: ['GET'], path: '/api/uploads/:id/work/:view', target: 'results', access: 'signed-in', apiToken: 'read' },
+  { methods: ['PUT'], path: '/api/uploads/:id/work/:view', target: 'results', access: 'signed-in', apiToken: 'upload' },
 
   { methods: ['POST'], path: '/api/create-checkout-session', target: 'billing', access: 'signed-in' },
   { methods: ['GET'], path: '/api/checkout-sessions/:id', target: 'billing', access: 'signed-in' },
-  { methods: ['GET'], path: '/api/getUserData', target: 'billing', access: 'signed-in' },
+  { methods: ['GET'], path: '/api/getUserData', target: 'billing', access: 'signed-in', apiToken: 'read' },
   // Stripe signs the raw body; billing checks it (the body streams through untouched).
   { methods: ['POST'], path: '/api/stripe/webhook', target: 'billing', access: 'public' },
   // The simulated checkout's page, opened in a new tab without the app's token; bound to its unguessable session id.

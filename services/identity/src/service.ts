@@ -8,6 +8,7 @@ import type { IdentityContext } from './domain/context.js';
 import { kickMailDelivery, MAIL_DELIVERY_INTERVAL_MS } from './domain/mail-delivery.js';
 import { runMaintenance } from './domain/maintenance.js';
 import { SigningKeys } from './domain/signing-keys.js';
+import { apiTokenExchangeRoutes, apiTokenRoutes } from './http/api-token-routes.js';
 import { authRoutes, internalRoutes } from './http/routes.js';
 
 export interface IdentityServiceOptions {
@@ -52,7 +53,9 @@ export function identityService(config: IdentityConfig, opts: IdentityServiceOpt
       };
       await ctx.keys.encryptStoredKeys();
       await ctx.keys.ensureFresh();
+      app.use('/api/auth/api-tokens', apiTokenRoutes(ctx));
       app.use('/api/auth', authRoutes(ctx));
+      app.use('/internal/api-tokens', apiTokenExchangeRoutes(ctx));
       app.use('/internal', internalRoutes(ctx));
       opts.onContext?.(ctx);
 

@@ -9,12 +9,13 @@ import { PurchaseOptions } from '../../components/credits/PurchaseOptions';
 import { tierLabel, tierNote } from '../../lib/credits/tiers';
 import { errorMessage } from '../../lib/api';
 import { SUPPORT_EMAIL, enterpriseMailto } from '../../lib/contact';
+import { ApiTokensSection } from './components/ApiTokensSection';
 import { DeleteAccountDialog } from './components/DeleteAccountDialog';
 import './account.css';
 
 /**
- * The signed-in person's account: e-mail, balance and plan, purchase options by tier, support and custom plans, and
- * deleting the account.
+ * The signed-in person's account: e-mail, balance and plan, purchase options by tier, support and custom plans, API
+ * tokens for scripts, and deleting the account.
  */
 export default function AccountPage() {
   const user = useUser();
@@ -101,6 +102,8 @@ export default function AccountPage() {
           </p>
         </section>
       </div>
+
+      <ApiTokensSection />
 
       <section className="card stack account__danger" aria-labelledby="account-delete">
         <h2 id="account-delete" className="card__title">

@@ -1,6 +1,8 @@
 import jwt from 'jsonwebtoken';
 import jwksRsa from 'jwks-rsa';
 import { AppError } from '../errors/index.js';
+import { API_TOKEN_SCOPES, type ApiTokenScope } from '@frametext/contracts';
+import type { ApiTokenGrant } from './api-token-scopes.js';
 import type { RevokedSessions } from './revocations.js';
 
 export interface AccessTokenSettings {
@@ -18,6 +20,11 @@ export interface VerifiedUser {
   sessionId: string | undefined;
   /** The token itself, for a call made on the user's behalf (upload asking billing to hold their credits). */
   token: string;
+  /**
+   * Present when the token stands for a personal API token (the gateway exchanged one at identity): its id (the
+   * `sid`) and its scope (claim `scope`). Absent for a browser session's token, which may do anything its owner may.
+   */
+  apiToken?: ApiTokenGrant;
 }
 
 /** Why a token was refused, with the code and sentence the answer carries. */
@@ -75,8 +82,15 @@ export function createAccessTokenVerifier(settings: AccessTokenSettings, revoked
       throw invalidToken('The access token does not name a user.');
     }
     const sessionId = typeof payload.sid === 'string' ? payload.sid : undefined;
-    if (sessionId && revoked?.has(sessionId)) throw refusal('auth/session-ended', 'You have signed out of this session. Please sign in again.');
-    return { userId: payload.sub, sessionId, token };
+    const scope: unknown = payload.scope;
+    if (scope !== undefined && (!sessionId || !API_TOKEN_SCOPES.includes(scope as ApiTokenScope))) throw invalidToken('The access token names an unknown scope.');
+    if (sessionId && revoked?.has(sessionId)) {
+      if (scope !== undefined) throw refusal('auth/api-token-invalid', 'This API token was revoked or does not exist.');
+      throw refusal('auth/session-ended', 'You have signed out of this session. Please sign in again.');
+    }
+    const user: VerifiedUser = { userId: payload.sub, sessionId, token };
+    if (scope !== undefined) user.apiToken = { id: sessionId!, scope: scope as ApiTokenScope };
+    return user;
   }
 
   return {

@@ -1,6 +1,7 @@
 import type { Express, Request } from 'express';
 import { currentContext } from '../logging/context.js';
 import type { AccessTokenVerifier, VerifiedUser } from './access-tokens.js';
+import { assertApiTokenAllowed, requirementOfMethod, type ApiTokenRequirement } from './api-token-scopes.js';
 import { WORKLOAD_HEADER, type WorkloadCredentials } from './workload.js';
 
 /** How a service checks who is calling: users by their access token, services by their workload token. */
@@ -24,11 +25,26 @@ function authOf(req: Request): ServiceAuth {
   return auth;
 }
 
+export interface UserRequirements {
+  /**
+   * What a personal API token needs here. By default the method decides (GET and HEAD read, anything else needs
+   * `upload`): the gateway checks its route table first, and this is the same rule again where the data is.
+   */
+  apiToken?: ApiTokenRequirement;
+}
+
 /**
  * The user whose own access token this request carries (Authorization: Bearer), verified here against the
- * JWKS and the list of ended sessions, whoever forwarded it. No token, a bad one or an ended session is a 401.
+ * JWKS and the list of ended sessions, whoever forwarded it. No token, a bad one or an ended session is a 401; a
+ * personal token without the scope the request needs is a 403.
  */
-export function requireUser(req: Request): Promise<VerifiedUser> {
+export async function requireUser(req: Request, requirements: UserRequirements = {}): Promise<VerifiedUser> {
+  const user = await verifiedUser(req);
+  assertApiTokenAllowed(user.apiToken, requirements.apiToken ?? requirementOfMethod(req.method));
+  return user;
+}
+
+function verifiedUser(req: Request): Promise<VerifiedUser> {
   let user = verified.get(req);
   if (!user) {
     const { users } = authOf(req);
@@ -43,8 +59,8 @@ export function requireUser(req: Request): Promise<VerifiedUser> {
   return user;
 }
 
-export async function requireUserId(req: Request): Promise<string> {
-  return (await requireUser(req)).userId;
+export async function requireUserId(req: Request, requirements: UserRequirements = {}): Promise<string> {
+  return (await requireUser(req, requirements)).userId;
 }
 
 /** The calling service, when the request carries a workload token for `audience` from one of `callers`; else 401. */

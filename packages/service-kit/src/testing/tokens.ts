@@ -2,6 +2,7 @@ import { generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import jwt from 'jsonwebtoken';
+import type { ApiTokenScope } from '@frametext/contracts';
 import { BUILT_IN_SECRETS } from '../config/index.js';
 import { WorkloadCredentials } from '../auth/workload.js';
 
@@ -17,8 +18,11 @@ export interface TestIssuer {
   revocationsUrl: string;
   /** Environment that points a service at this issuer. */
   env: Record<string, string>;
-  /** An access token for `userId` (a fresh session unless one is named), valid for `expiresIn` seconds (default 600). */
-  tokenFor(userId: string, opts?: { sessionId?: string; expiresIn?: number; kid?: string }): string;
+  /**
+   * An access token for `userId` (a fresh session unless one is named), valid for `expiresIn` seconds (default 600);
+   * with `scope`, one as the gateway gets for a personal API token (its sid the token's id).
+   */
+  tokenFor(userId: string, opts?: { sessionId?: string; expiresIn?: number; kid?: string; scope?: ApiTokenScope }): string;
   /** Ends a session: the feed lists it from now on. */
   revoke(sessionId: string): void;
   /** How many times the feed was read. */
@@ -58,7 +62,7 @@ export async function startTestIssuer(): Promise<TestIssuer> {
     jwksUrl: `${base}/api/auth/jwks.json`,
     revocationsUrl: `${base}/internal/revocations`,
     env: { IDENTITY_URL: base, JWT_ISSUER: TEST_ISSUER, JWT_AUDIENCE: TEST_AUDIENCE, REVOCATIONS_POLL_MS: '100' },
-    tokenFor: (userId, opts = {}) => sign(privateKey, opts.kid ?? kid, userId, opts.sessionId ?? randomUUID(), opts.expiresIn ?? 600),
+    tokenFor: (userId, opts = {}) => sign(privateKey, opts.kid ?? kid, userId, opts.sessionId ?? randomUUID(), opts.expiresIn ?? 600, opts.scope),
     revoke: (sessionId) => void ended.add(sessionId),
     feedReads: () => reads,
     stop: () =>
@@ -69,8 +73,9 @@ export async function startTestIssuer(): Promise<TestIssuer> {
   };
 }
 
-function sign(key: KeyObject, kid: string, userId: string, sessionId: string, expiresIn: number): string {
-  return jwt.sign({ email: `${userId}@example.com`, sid: sessionId }, key, { algorithm: 'RS256', keyid: kid, subject: userId, issuer: TEST_ISSUER, audience: TEST_AUDIENCE, expiresIn });
+function sign(key: KeyObject, kid: string, userId: string, sessionId: string, expiresIn: number, scope?: ApiTokenScope): string {
+  const claims = { email: `${userId}@example.com`, sid: sessionId, ...(scope ? { scope } : {}) };
+  return jwt.sign(claims, key, { algorithm: 'RS256', keyid: kid, subject: userId, issuer: TEST_ISSUER, audience: TEST_AUDIENCE, expiresIn });
 }
 
 /** A workload token as `caller` would send it to `audience`, with the test installation's secret. */

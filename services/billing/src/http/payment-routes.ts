@@ -13,15 +13,17 @@ export const BAD_SIGNATURE_MESSAGE = 'The Stripe signature of this webhook is mi
 /** Purchases: open a payment page, follow a session, and receive the provider's webhooks. */
 export function paymentRoutes(ctx: BillingContext): Router {
   const router = Router();
+  // Payments are the person's own, in a browser: personal API tokens are refused here (as at the gateway).
+  const buyer = { apiToken: 'refused' } as const;
 
   router.post('/create-checkout-session', async (req, res) => {
-    const userId = await requireUserId(req);
+    const userId = await requireUserId(req, buyer);
     const body: CheckoutResponse = await startCheckout(ctx, userId, parseBody(checkoutRequestSchema, req.body));
     res.set('cache-control', 'no-store').json(body);
   });
 
   router.get('/checkout-sessions/:id', async (req, res) => {
-    const userId = await requireUserId(req);
+    const userId = await requireUserId(req, buyer);
     const sessionId = parseBody(checkoutSessionIdSchema, req.params.id, 'request/invalid-path');
     const body: CheckoutSession = await checkoutSessionOf(ctx, userId, sessionId);
     res.set('cache-control', 'no-store').json(body);

@@ -129,4 +129,24 @@ export const identityMigrations: Migration[] = [
         )`);
     },
   },
+  {
+    name: '0006_api_tokens',
+    async up(db) {
+      // Personal API tokens: the secret is stored as its SHA-256 (it is 256 random bits; see docs/security.md). A
+      // revoked row stays while the revocation feed lists it, then the maintenance job removes it.
+      await db.schema.createTable('api_tokens', (t) => {
+        t.uuid('id').primary();
+        t.uuid('user_id').notNullable().references('uid').inTable('users').onDelete('CASCADE');
+        t.string('name', 100).notNullable();
+        t.string('scope', 10).notNullable();
+        t.string('secret_hash', 64).notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('last_used_at', { useTz: true });
+        t.timestamp('revoked_at', { useTz: true });
+        t.index(['user_id']);
+      });
+      await db.raw(`alter table api_tokens add constraint api_tokens_scope check (scope in ('read', 'upload'))`);
+      await db.raw('create index api_tokens_revoked_at on api_tokens (revoked_at) where revoked_at is not null');
+    },
+  },
 ];

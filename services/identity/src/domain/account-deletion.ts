@@ -5,6 +5,7 @@ import { authError } from './errors.js';
 import { verifyPassword } from './passwords.js';
 import { assertLoginAllowed, countLoginFailure, forgetAccountLimits } from './rate-limits.js';
 import { provenSession, type ProvenSession } from './sessions.js';
+import { revokeUserApiTokens } from '../data/api-tokens.js';
 import { dropMailTo } from '../data/mail-outbox.js';
 import { deleteUserResetTokens } from '../data/reset-tokens.js';
 import { isFamilyLive, revokeUserFamilies } from '../data/sessions.js';
@@ -75,6 +76,8 @@ export async function deleteAccount(ctx: IdentityContext, input: { refreshToken:
     // Deleted by a concurrent call, or this session ended (logged out elsewhere) while the password was checked.
     if (!live || !(await isFamilyLive(trx, session.familyId))) throw authError('auth/invalid-refresh-token');
     const revoked = await revokeUserFamilies(trx, live.uid, 'account-deleted');
+    // Personal API tokens end too; the feed lists them with the sessions.
+    await revokeUserApiTokens(trx, live.uid);
     await deleteUserResetTokens(trx, live.uid);
     await forgetAccountLimits(trx, live);
     await dropMailTo(trx, live.email);

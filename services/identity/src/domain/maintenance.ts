@@ -1,4 +1,5 @@
 import type { IdentityContext } from './context.js';
+import { pruneRevokedApiTokens } from '../data/api-tokens.js';
 import { pruneLoginAttempts } from '../data/login-attempts.js';
 import { pruneFlows } from '../data/oidc-flows.js';
 import { pruneCounters } from '../data/rate-limits.js';
@@ -22,6 +23,8 @@ export async function runMaintenance(ctx: IdentityContext): Promise<void> {
   await pruneExpiredRefreshTokens(ctx.db, new Date(now - 7 * DAY_MS));
   // A deleted account's tombstone (and its sessions) goes once the revocation feed no longer lists those sessions.
   await pruneDeletedUsers(ctx.db, new Date(now - revocationWindowMs(ctx.config)));
+  // Likewise a revoked API token's row, which the feed lists until then.
+  await pruneRevokedApiTokens(ctx.db, new Date(now - revocationWindowMs(ctx.config)));
 }
 
 /** Use case: make a new signing key active now (operators; tests). Tokens signed before stay valid until they expire. */

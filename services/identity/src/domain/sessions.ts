@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import type { TokenPair } from '@frametext/contracts';
+import type { ApiTokenScope, TokenPair } from '@frametext/contracts';
 import type { IdentityContext } from './context.js';
 import { authError } from './errors.js';
 import {
@@ -13,6 +13,7 @@ import {
   markSpent,
   revokeFamily,
 } from '../data/sessions.js';
+import { apiTokensRevokedSince } from '../data/api-tokens.js';
 import { findUserById, lockLiveUser, type User } from '../data/users.js';
 
 export const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
@@ -22,15 +23,22 @@ export const randomToken = (): string => randomBytes(32).toString('base64url');
  * Signs an RS256 access token with the active key (header kid): sub, email, sid (the session chain, so that
  * ending the session ends its access tokens too), iss, aud, iat, exp.
  */
-export async function issueAccessToken(ctx: IdentityContext, user: Pick<User, 'uid' | 'email'>, sessionId: string): Promise<string> {
+export async function issueAccessToken(
+  ctx: IdentityContext,
+  user: Pick<User, 'uid' | 'email'>,
+  sessionId: string,
+  apiToken?: { scope: ApiTokenScope; expiresIn: number },
+): Promise<string> {
   const { kid, privateKey } = await ctx.keys.activeSigner();
-  return jwt.sign({ email: user.email, sid: sessionId }, privateKey, {
+  // A personal API token's access token also names its scope; its sid is the token's id.
+  const claims = apiToken ? { email: user.email, sid: sessionId, scope: apiToken.scope } : { email: user.email, sid: sessionId };
+  return jwt.sign(claims, privateKey, {
     algorithm: 'RS256',
     keyid: kid,
     subject: user.uid,
     issuer: ctx.config.JWT_ISSUER,
     audience: ctx.config.JWT_AUDIENCE,
-    expiresIn: ctx.config.ACCESS_TOKEN_TTL_SECONDS,
+    expiresIn: apiToken?.expiresIn ?? ctx.config.ACCESS_TOKEN_TTL_SECONDS,
   });
 }
 
@@ -121,9 +129,11 @@ export function revocationWindowMs(config: Pick<IdentityContext['config'], 'ACCE
 }
 
 /**
- * Sessions ended (log-out, reuse, password reset, a Google link, account deletion) whose access tokens may still be
+ * Sessions ended (log-out, reuse, password reset, a Google link, account deletion), and personal API tokens revoked, whose access tokens may still be
  * unexpired: what identity's revocation feed lists, so every service refuses those tokens within seconds.
  */
 export async function endedSessions(ctx: Pick<IdentityContext, 'db' | 'config'>): Promise<string[]> {
-  return familiesRevokedSince(ctx.db, new Date(Date.now() - revocationWindowMs(ctx.config)));
+  const since = new Date(Date.now() - revocationWindowMs(ctx.config));
+  // A revoked personal API token is listed as well: its access tokens carry its id as their sid.
+  return [...(await familiesRevokedSince(ctx.db, since)), ...(await apiTokensRevokedSince(ctx.db, since))];
 }

@@ -74,6 +74,14 @@ export class SigningKeys {
     return { kid: active.kid, privateKey };
   }
 
+  /** The public key published under `kid` (active, or retired recently enough to verify), for identity's own checks. */
+  async publishedKey(kid: string): Promise<KeyObject | undefined> {
+    const now = await dbNow(this.opts.db);
+    const keys = await findPublishedKeys(this.opts.db, new Date(now.getTime() - this.opts.accessTokenTtlSeconds * 1000 - PUBLISH_MARGIN_MS));
+    const key = keys.find((k) => k.kid === kid);
+    return key && createPublicKey(key.publicPem);
+  }
+
   async jwks(): Promise<JwksResponse> {
     const now = await dbNow(this.opts.db);
     const retiredAfter = new Date(now.getTime() - this.opts.accessTokenTtlSeconds * 1000 - PUBLISH_MARGIN_MS);

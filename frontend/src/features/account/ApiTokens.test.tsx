@@ -1,0 +1,80 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ApiToken } from '@frametext/contracts';
+import { mockApi, renderApp, testSession } from '../../components/testUtils';
+import { ApiTokensSection, SHOWN_ONCE } from './components/ApiTokensSection';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const TOKEN = `ftpat_${'1'.repeat(32)}_${'s'.repeat(43)}`;
+
+function server(initial: ApiToken[] = []) {
+  let tokens = [...initial];
+  return mockApi({
+    'GET /api/auth/api-tokens': () => ({ body: { tokens, limit: 20 } }),
+    'POST /api/auth/api-tokens': (_req, body) => {
+      const { name, scope } = body as { name: string; scope: 'read' | 'upload' };
+      const apiToken: ApiToken = { id: '11111111-1111-1111-1111-111111111111', name, scope, createdAt: '2026-11-25T10:00:00.000Z', lastUsedAt: null };
+      tokens = [apiToken, ...tokens];
+      return { status: 201, body: { token: TOKEN, apiToken } };
+    },
+    'DELETE /api/auth/api-tokens/22222222-2222-2222-2222-222222222222': () => {
+      tokens = tokens.filter((t) => t.id !== '22222222-2222-2222-2222-222222222222');
+      return { status: 204 };
+    },
+  });
+}
+
+const render = () => renderApp('/account', { session: testSession, pages: [{ path: '/account', element: <ApiTokensSection /> }] });
+
+describe('API tokens on the Account page', () => {
+  it('creates a token with a name and a scope, shows it once with a copy button, and lists it as never used', async () => {
+    const { calls } = server();
+    // user-event puts a clipboard of its own on navigator.
+    const user = userEvent.setup();
+    render();
+    expect(await screen.findByText('You have no API tokens.')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Create token' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Give the token a name');
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+
+    await user.type(screen.getByLabelText('Token name'), 'nightly export');
+    await user.click(screen.getByRole('radio', { name: /Read and upload/ }));
+    await user.click(screen.getByRole('button', { name: 'Create token' }));
+    const shown = await screen.findByRole('status', { name: 'New API token' });
+    expect(shown).toHaveTextContent(SHOWN_ONCE);
+    expect(within(shown).getByText(TOKEN)).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ name: 'nightly export', scope: 'upload' });
+
+    await user.click(screen.getByRole('button', { name: 'Copy token' }));
+    expect(await navigator.clipboard.readText()).toBe(TOKEN);
+    const list = await screen.findByRole('list', { name: 'Your API tokens' });
+    expect(within(list).getByText('nightly export')).toBeInTheDocument();
+    expect(within(list).getByText('Read and upload')).toBeInTheDocument();
+    expect(within(list).getByText(/Never used/)).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Done, I have copied it' }));
+    expect(screen.queryByText(TOKEN)).not.toBeInTheDocument();
+    // Typing a name key by key is slow on a busy machine.
+  }, 20_000);
+
+  it('revokes a token only after a confirmation', async () => {
+    const { calls } = server([{ id: '22222222-2222-2222-2222-222222222222', name: 'old laptop', scope: 'read', createdAt: '2026-11-01T10:00:00.000Z', lastUsedAt: '2026-11-20T08:30:00.000Z' }]);
+    const user = userEvent.setup();
+    render();
+    expect(await screen.findByText(/Last used Nov 20, 2026/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Revoke old laptop' }));
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(0);
+
+    await user.click(screen.getByRole('button', { name: 'Revoke old laptop' }));
+    await user.click(screen.getByRole('button', { name: 'Revoke token' }));
+    await waitFor(() => expect(screen.getByText('You have no API tokens.')).toBeInTheDocument());
+    expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,102 @@
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import {
+  API_TOKEN_PATTERN,
+  API_TOKEN_PREFIX,
+  API_TOKENS_PER_USER,
+  type ApiToken,
+  type CreateApiTokenRequest,
+  type CreateApiTokenResponse,
+  type ExchangeApiTokenResponse,
+  type ListApiTokensResponse,
+} from '@frametext/contracts';
+import { AppError } from '@frametext/service-kit';
+import type { IdentityContext } from './context.js';
+import { sha256 } from './sessions.js';
+import { issueAccessToken } from './sessions.js';
+import {
+  countLiveApiTokens,
+  findApiToken,
+  insertApiToken,
+  liveApiTokensOf,
+  revokeApiToken,
+  touchApiToken,
+  type ApiTokenRow,
+} from '../data/api-tokens.js';
+import { findUserById, lockLiveUser, type User } from '../data/users.js';
+
+/*
+ * Personal API tokens: a person creates them on the Account page (with a session, never with another token), names
+ * them and picks a scope; the text is shown once and only the SHA-256 of its secret is kept. The gateway exchanges a
+ * token here for a short-lived access token (sid = the token's id, claim scope), which every service verifies as it
+ * verifies a session's. Revoking one lists it in the feed of ended sessions.
+ */
+
+/**
+ * Lifetime of an access token exchanged for a personal token. It never leaves the gateway and the services (the
+ * gateway forwards it in place of the personal token), and the gateway keeps it only seconds; this bounds a copy
+ * that leaked from a service's logs.
+ */
+export const EXCHANGED_TOKEN_TTL_SECONDS = 120;
+
+export const invalidApiToken = () => new AppError(401, 'auth/api-token-invalid', 'This API token was revoked or does not exist.');
+
+const uuidOfHex = (hex: string) => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+
+function view(row: ApiTokenRow): ApiToken {
+  return { id: row.id, name: row.name, scope: row.scope, createdAt: row.createdAt.toISOString(), lastUsedAt: row.lastUsedAt?.toISOString() ?? null };
+}
+
+/** Creates a token for `user` (at most API_TOKENS_PER_USER live ones); the answer holds its text, shown this once. */
+export async function createApiToken(ctx: IdentityContext, user: User, input: CreateApiTokenRequest): Promise<CreateApiTokenResponse> {
+  const id = randomUUID();
+  const secret = randomBytes(32).toString('base64url');
+  const row = await ctx.db.transaction(async (trx) => {
+    // The account row is locked so two creations at once cannot both pass the limit (and a deleted account gets none).
+    if (!(await lockLiveUser(trx, user.uid, 'update'))) throw new AppError(401, 'auth/session-required', 'Your session has expired or was signed out. Please log in again.');
+    if ((await countLiveApiTokens(trx, user.uid)) >= API_TOKENS_PER_USER) {
+      throw new AppError(
+        409,
+        'auth/too-many-api-tokens',
+        `You already have ${API_TOKENS_PER_USER} API tokens, the most an account may hold. Revoke one you no longer use, then create this one.`,
+      );
+    }
+    return insertApiToken(trx, { id, userId: user.uid, name: input.name, scope: input.scope, secretHash: sha256(secret) });
+  });
+  ctx.logger.info({ userId: user.uid, apiTokenId: id, scope: input.scope }, 'API token created');
+  return { token: `${API_TOKEN_PREFIX}${id.replace(/-/g, '')}_${secret}`, apiToken: view(row) };
+}
+
+export async function listApiTokens(ctx: IdentityContext, user: User): Promise<ListApiTokensResponse> {
+  return { tokens: (await liveApiTokensOf(ctx.db, user.uid)).map(view), limit: API_TOKENS_PER_USER };
+}
+
+/** Revokes one of `user`'s tokens: the gateway and every service refuse it within seconds (docs/security.md). */
+export async function revokeApiTokenOf(ctx: IdentityContext, user: User, id: string): Promise<void> {
+  if (!(await revokeApiToken(ctx.db, user.uid, id))) {
+    throw new AppError(404, 'auth/api-token-not-found', 'There is no such API token on your account; it may have been revoked already.');
+  }
+  ctx.logger.info({ userId: user.uid, apiTokenId: id }, 'API token revoked');
+}
+
+/** The live token `presented` stands for, and its owner; 401 for anything else (malformed, unknown, wrong secret, revoked). */
+async function liveToken(ctx: IdentityContext, presented: string): Promise<{ token: ApiTokenRow; user: User }> {
+  const match = API_TOKEN_PATTERN.exec(presented);
+  if (!match) throw invalidApiToken();
+  const token = await findApiToken(ctx.db, uuidOfHex(match[1]!));
+  if (!token || token.revokedAt) throw invalidApiToken();
+  const expected = Buffer.from(token.secretHash, 'hex');
+  const given = Buffer.from(sha256(match[2]!), 'hex');
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalidApiToken();
+  const user = await findUserById(ctx.db, token.userId);
+  if (!user) throw invalidApiToken();
+  if (user.disabled) throw new AppError(403, 'auth/user-disabled', 'Your account has been disabled.');
+  return { token, user };
+}
+
+/** The gateway's exchange: a live personal token for a short-lived access token carrying its owner, id and scope. */
+export async function exchangeApiToken(ctx: IdentityContext, presented: string): Promise<ExchangeApiTokenResponse> {
+  const { token, user } = await liveToken(ctx, presented);
+  await touchApiToken(ctx.db, token.id);
+  const accessToken = await issueAccessToken(ctx, user, token.id, { scope: token.scope, expiresIn: EXCHANGED_TOKEN_TTL_SECONDS });
+  return { accessToken, expiresIn: EXCHANGED_TOKEN_TTL_SECONDS, tokenId: token.id, userId: user.uid, scope: token.scope };
+}
