@@ -7,3 +7,4 @@ export * from './billing.js';
 export * from './identity.js';
 export * from './services.js';
 export * from './languages.js';
+export * from './webhooks.js';

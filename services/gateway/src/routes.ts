@@ -30,6 +30,9 @@ export const ROUTES: readonly RouteEntry[] = [
   { methods: ['GET'], path: '/api/getUploadDetails/:id', target: 'results', access: 'signed-in' },
   { methods: ['GET'], path: '/api/getUploadDetailsOld/:id', target: 'results', access: 'signed-in' },
   { methods: ['POST'], path: '/api/deleteUploads', target: 'results', access: 'signed-in' },
+  { methods: ['GET', 'POST'], path: '/api/webhooks', target: 'results', access: 'signed-in' },
+  { methods: ['DELETE'], path: '/api/webhooks/:id', target: 'results', access: 'signed-in' },
+  { methods: ['POST'], path: '/api/webhooks/:id/test', target: 'results', access: 'signed-in' },
 
   { methods: ['POST'], path: '/api/create-checkout-session', target: 'billing', access: 'signed-in' },
   { methods: ['GET'], path: '/api/checkout-sessions/:id', target: 'billing', access: 'signed-in' },
