@@ -10,6 +10,7 @@ import { tierLabel, tierNote } from '../../lib/credits/tiers';
 import { errorMessage } from '../../lib/api';
 import { SUPPORT_EMAIL, enterpriseMailto } from '../../lib/contact';
 import { DeleteAccountDialog } from './components/DeleteAccountDialog';
+import { WebhooksSection } from './webhooks/WebhooksSection';
 import './account.css';
 
 /**
@@ -101,6 +102,8 @@ export default function AccountPage() {
           </p>
         </section>
       </div>
+
+      <WebhooksSection />
 
       <section className="card stack account__danger" aria-labelledby="account-delete">
         <h2 id="account-delete" className="card__title">
