@@ -82,6 +82,7 @@ function baseRequests(userEmail: string): Record<string, { body?: unknown; query
     'GET /api/checkout-sessions/:id': { id: `cs_sim_${'0'.repeat(48)}` },
     'GET /api/simulated-checkout/:id': { id: `cs_sim_${'0'.repeat(48)}` },
     'POST /api/simulated-checkout/:id/pay': { id: `cs_sim_${'0'.repeat(48)}`, body: {} },
+    'POST /api/webhooks': { body: { url: 'https://example.com/fuzz' } },
     'POST /api/stripe/webhook': { body: { id: 'evt_fuzz', type: 'checkout.session.completed', data: { object: {} } } },
   };
 }

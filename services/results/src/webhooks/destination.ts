@@ -114,6 +114,8 @@ export async function checkDestination(raw: string, policy: DestinationPolicy): 
   } catch {
     throw new RefusedDestination('url must be a full URL such as https://example.com/frametext');
   }
+  // What is stored is the normalised form (punycode, percent-encoding), which can be longer than what was typed.
+  if (url.href.length > 2048) throw new RefusedDestination('url is at most 2048 characters');
   const host = hostOf(url);
   const local = policy.localHosts.includes(host);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)) throw new RefusedDestination('url must start with https://');
