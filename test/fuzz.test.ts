@@ -434,7 +434,7 @@ beforeAll(async () => {
   console.log(
     `fuzz: ${endpoints.length} endpoints x ${VARIANTS.length} variants x 2 (with and without a token) = ${outcomes.length} requests; answers by status: ${JSON.stringify(statuses)}`,
   );
-}, 180_000);
+}, 240_000);
 
 afterAll(async () => {
   await stack?.stop();
