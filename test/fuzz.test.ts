@@ -86,6 +86,7 @@ function baseRequests(userEmail: string): Record<string, { body?: unknown; query
     'GET /api/checkout-sessions/:id': { id: `cs_sim_${'0'.repeat(48)}` },
     'GET /api/simulated-checkout/:id': { id: `cs_sim_${'0'.repeat(48)}` },
     'POST /api/simulated-checkout/:id/pay': { id: `cs_sim_${'0'.repeat(48)}`, body: {} },
+    'POST /api/webhooks': { body: { url: 'https://example.com/fuzz' } },
     'POST /api/stripe/webhook': { body: { id: 'evt_fuzz', type: 'checkout.session.completed', data: { object: {} } } },
   };
 }
@@ -437,7 +438,7 @@ beforeAll(async () => {
   console.log(
     `fuzz: ${endpoints.length} endpoints x ${VARIANTS.length} variants x 2 (with and without a token) = ${outcomes.length} requests; answers by status: ${JSON.stringify(statuses)}`,
   );
-}, 180_000);
+}, 240_000);
 
 afterAll(async () => {
   await stack?.stop();

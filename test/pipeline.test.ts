@@ -15,6 +15,7 @@ import { failStalledUploads } from '../services/results/src/domain/watchdog.js';
 import type { OpenApiDocument } from '@frametext/contracts/openapi';
 import { openApiChecker } from './support/openapi-check.js';
 import { startPipelineStack, type PipelineStack } from './support/pipeline-stack.js';
+import { signatureIsValid, startReceiver } from '../services/results/test/support/receiver.js';
 import { eventually, sampleOf, startOtlpReceiver, type OtlpReceiver } from '@frametext/service-kit/testing';
 
 let stack: PipelineStack;
@@ -23,7 +24,8 @@ const dir = mkdtempSync(path.join(tmpdir(), 'pipeline-media-'));
 
 beforeAll(async () => {
   collector = await startOtlpReceiver();
-  stack = await startPipelineStack({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url });
+  // Webhooks may call the test's receiver on 127.0.0.1 over http; the delivery loop looks for work every 200 ms.
+  stack = await startPipelineStack({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, WEBHOOK_LOCAL_HOSTS: '127.0.0.1', WEBHOOK_INTERVAL_MS: '200' });
 }, 120_000);
 
 afterAll(async () => {
@@ -69,6 +71,9 @@ async function uploadVideo(token: string, file: string, body: Record<string, unk
 describe('a video through the whole pipeline', () => {
   it('counts frames up to processed and returns the right numbers in the right frames, charging for what was processed', async () => {
     const { token } = await stack.signUp();
+    const receiver = await startReceiver();
+    const hook = await stack.api('POST', '/webhooks', { url: receiver.url }, token);
+    expect(hook.status).toBe(201);
     const before = await credits(token);
     const video = await makeChargerVideo({ dir, seconds: 20 });
     // The SPA sends the calls of one upload with one trace id (frontend/src/lib/traceContext.ts).
@@ -96,6 +101,16 @@ describe('a video through the whole pipeline', () => {
     expect(found / (frames.length * 3)).toBeGreaterThanOrEqual(0.9);
     expect(await credits(token)).toBe(before - 1);
 
+    // The person's webhook hears of it once, signed, with the counts and where to fetch the results.
+    await eventually(() => receiver.received.length > 0, 10_000);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(receiver.received).toHaveLength(1);
+    expect(signatureIsValid(hook.body.secret, receiver.received[0]!)).toBe(true);
+    expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ type: 'upload.processed', data: { uploadId: uploadID, status: 'processed', mode: 'numerical', counts: { framesTotal: 7, framesProcessed: 7 } } });
+    await receiver.close();
+    const { deliveries } = (await stack.api('GET', '/webhooks', undefined, token)).body;
+    expect(deliveries).toMatchObject([{ eventType: 'upload.processed', status: 'delivered', responseStatus: 200, attempts: 1 }]);
+
     const list = (await stack.api('GET', '/getUploads', undefined, token)).body.data.uploads;
     expect(list[0]).toMatchObject({ id: uploadID, uploadName: 'Charging session', status: 'processed', mediaContent: 'numerical', isLocal: false });
     expect((await fetch(list[0].imageUrl)).headers.get('content-type')).toBe('image/jpeg');
@@ -117,7 +132,7 @@ describe('a video through the whole pipeline', () => {
     expect(completed?.parentSpanId).toBe(atGateway?.spanId);
     expect(spansOf('frame-extraction', 'process upload.completed.v1')[0]?.parentSpanId).toBe(completed?.spanId);
     expect(spansOf('ocr-tesseract', 'process ocr.requested.v1').length).toBeGreaterThanOrEqual(7);
-  });
+  }, 120_000);
 
   it('keeps one frame per slide in presentation mode with slide detection, and writes the slides text file', async () => {
     const { token } = await stack.signUp();

@@ -11,3 +11,4 @@ export * from './services.js';
 export * from './languages.js';
 export * from './kept-work.js';
 export * from './numerical-export.js';
+export * from './webhooks.js';

@@ -39,6 +39,10 @@ export const ROUTES: readonly RouteEntry[] = [
   // A person's work in a results view; on the demo too, but only signed in (signed out, the browser keeps it).
   { methods: ['GET'], path: '/api/uploads/:id/work/:view', target: 'results', access: 'signed-in', apiToken: 'read' },
   { methods: ['PUT'], path: '/api/uploads/:id/work/:view', target: 'results', access: 'signed-in', apiToken: 'upload' },
+  { methods: ['GET'], path: '/api/webhooks', target: 'results', access: 'signed-in', apiToken: 'read' },
+  { methods: ['POST'], path: '/api/webhooks', target: 'results', access: 'signed-in', apiToken: 'upload' },
+  { methods: ['DELETE'], path: '/api/webhooks/:id', target: 'results', access: 'signed-in', apiToken: 'upload' },
+  { methods: ['POST'], path: '/api/webhooks/:id/test', target: 'results', access: 'signed-in', apiToken: 'upload' },
 
   { methods: ['POST'], path: '/api/create-checkout-session', target: 'billing', access: 'signed-in' },
   { methods: ['GET'], path: '/api/checkout-sessions/:id', target: 'billing', access: 'signed-in' },

@@ -40,6 +40,28 @@ export const configSchema = serviceConfig({
     .number()
     .refine((s) => s >= 1 && (FRAME_INTERVALS as readonly number[]).includes(s), 'must be one of the wizard\'s intervals, at least 1 s')
     .default(5),
+  /** The product's public address: webhook events link to the results under it, and webhooks may not point at it. */
+  APP_URL: z.string().url().default('http://localhost:8080'),
+  /**
+   * Development and tests only: loopback host names (localhost, 127.0.0.1, [::1]) a webhook may use, over plain http
+   * too. Empty in production, where every webhook is HTTPS to a public address. Nothing but loopback names is accepted.
+   */
+  WEBHOOK_LOCAL_HOSTS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((h) => h.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1')).filter(Boolean))
+    .refine((hosts) => hosts.every((h) => ['localhost', '::1'].includes(h) || /^127\.\d+\.\d+\.\d+$/.test(h)), 'lists loopback host names only (localhost, 127.0.0.1, [::1])'),
+  /** How often each replica looks for webhook deliveries that are due. */
+  WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
+  /** A receiver that has not answered within this long is cut off; the attempt counts as failed. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** The wait before the second attempt; it doubles per attempt (with jitter) up to WEBHOOK_MAX_DELAY_MS. */
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(30_000),
+  WEBHOOK_MAX_DELAY_MS: z.coerce.number().int().min(10).default(3 * 3_600_000),
+  /** A delivery still failing this long after its event is given up and shown as failed. */
+  WEBHOOK_GIVE_UP_MS: z.coerce.number().int().min(100).default(24 * 3_600_000),
+  /** Finished deliveries are kept this many days for the Account page, then the retention job removes them. */
+  WEBHOOK_HISTORY_DAYS: z.coerce.number().int().min(1).default(30),
 });
 
 export type ResultsConfig = z.infer<typeof configSchema>;

@@ -6,6 +6,8 @@ import { makeChargerDemoVideo, seedDemo, type DemoVideoMaker } from './domain/de
 import { purgeStoredFiles, runRetention } from './domain/deletion.js';
 import { failStalledUploads } from './domain/watchdog.js';
 import { resultsRoutes } from './http/routes.js';
+import { webhookRoutes } from './http/webhook-routes.js';
+import { deliverDueWebhooks, forgetOldDeliveries } from './domain/webhooks.js';
 import { RESULTS_CONSUMES, resultsConsumers } from './messaging/consumers.js';
 import { registerUploadGauges } from './data/upload-gauges.js';
 
@@ -26,7 +28,7 @@ function contextOf(config: ResultsConfig, deps: ServiceDeps<ResultsConfig>): Res
   return { config, db: deps.db, storage: deps.storage, logger: deps.logger, metrics: deps.metrics };
 }
 
-/** The results service as the kit runs it: consumers, the endpoints, the scheduled jobs (retention, purge, watchdog) and the demo seed. */
+/** The results service as the kit runs it: consumers, the endpoints, the scheduled jobs (retention, purge, watchdog, webhook delivery) and the demo seed. */
 export function resultsService(config: ResultsConfig, opts: ResultsServiceOptions = {}): ServiceDefinition<ResultsConfig> {
   let ctx: ResultsContext | undefined;
   const context = (deps: ServiceDeps<ResultsConfig>) => (ctx ??= contextOf(config, deps));
@@ -43,6 +45,7 @@ export function resultsService(config: ResultsConfig, opts: ResultsServiceOption
     async setup(deps) {
       const c = context(deps);
       deps.app.use('/api', resultsRoutes(c));
+      deps.app.use('/api', webhookRoutes(c));
       opts.onContext?.(c);
       registerUploadGauges(deps.metrics, c.db);
 
@@ -65,9 +68,10 @@ export function resultsService(config: ResultsConfig, opts: ResultsServiceOption
         return { run, timer };
       };
       const jobs = [
-        every(config.RETENTION_INTERVAL_MS, 'retention job', () => runRetention(c)),
+        every(config.RETENTION_INTERVAL_MS, 'retention job', () => Promise.all([runRetention(c), forgetOldDeliveries(c)])),
         every(config.PURGE_INTERVAL_MS, 'purge job', () => purgeStoredFiles(c)),
         every(config.WATCHDOG_INTERVAL_MS, 'watchdog', () => failStalledUploads(c)),
+        every(config.WEBHOOK_INTERVAL_MS, 'webhook delivery', () => deliverDueWebhooks(c)),
       ];
       jobs[0]!.run();
 

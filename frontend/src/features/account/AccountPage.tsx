@@ -11,6 +11,7 @@ import { errorMessage } from '../../lib/api';
 import { SUPPORT_EMAIL, enterpriseMailto } from '../../lib/contact';
 import { ApiTokensSection } from './components/ApiTokensSection';
 import { DeleteAccountDialog } from './components/DeleteAccountDialog';
+import { WebhooksSection } from './webhooks/WebhooksSection';
 import './account.css';
 
 /**
@@ -104,6 +105,8 @@ export default function AccountPage() {
       </div>
 
       <ApiTokensSection />
+
+      <WebhooksSection />
 
       <section className="card stack account__danger" aria-labelledby="account-delete">
         <h2 id="account-delete" className="card__title">

@@ -134,4 +134,42 @@ export const resultsMigrations: Migration[] = [
       });
     },
   },
+  {
+    // Webhooks (docs/webhooks.md): a person's URLs with their signing secrets, and one delivery row per event and
+    // webhook, written in the transaction that made the upload processed or failed. The delivery loop claims due rows
+    // (next_attempt_at) with SKIP LOCKED; unique (webhook_id, event_id) keeps an event once per webhook however often
+    // the transaction that writes it runs.
+    name: '0007_results_webhooks',
+    async up(db) {
+      await db.schema.createTable('webhooks', (t) => {
+        t.uuid('id').primary();
+        t.string('user_id', 128).notNullable().index();
+        t.string('url', 2048).notNullable();
+        // Kept in the clear: every attempt signs with it (as Stripe keeps its endpoint secrets); shown once, at creation.
+        t.string('secret', 100).notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+      await db.schema.createTable('webhook_deliveries', (t) => {
+        t.uuid('id').primary();
+        t.uuid('webhook_id').notNullable().references('id').inTable('webhooks').onDelete('CASCADE');
+        t.uuid('event_id').notNullable();
+        t.string('event_type', 32).notNullable();
+        // The exact bytes every attempt sends (and signs).
+        t.text('payload').notNullable();
+        t.string('status', 16).notNullable().defaultTo('pending');
+        t.integer('attempts').notNullable().defaultTo(0);
+        t.timestamp('next_attempt_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('last_attempt_at', { useTz: true });
+        t.integer('response_status');
+        t.text('response_excerpt');
+        t.integer('duration_ms');
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.unique(['webhook_id', 'event_id']);
+        t.index(['webhook_id', 'created_at']);
+      });
+      await db.raw(`alter table webhook_deliveries add constraint webhook_deliveries_status check (status in ('pending', 'delivered', 'failed'))`);
+      await db.raw(`create index webhook_deliveries_due on webhook_deliveries (next_attempt_at) where status = 'pending'`);
+    },
+  },
 ];
+

@@ -1,3 +1,4 @@
+import { deleteWebhooksOf } from '../data/webhooks.js';
 import { DEMO_UPLOAD_ID, type DeleteUploadsResponse, type EventData } from '@frametext/contracts';
 import { enqueueEvent, type Knex } from '@frametext/service-kit';
 import { forgetDeletedUploadsOf, rememberDeletedUpload } from '../data/deleted-uploads.js';
@@ -59,7 +60,7 @@ export async function deleteUploads(ctx: ResultsContext, userId: string, ids: re
  * (tombstone, row, one upload.deleted.v1 each so billing releases what is still held, the folder emptied after the
  * commit and again by the purge job), in the consumer's transaction. The person is remembered, so an upload of theirs
  * that arrives later (completed a moment before the deletion) is deleted on arrival (`deleteOnArrival`). A re-published
- * event finds nothing left to delete. Answers the upload ids deleted.
+ * event finds nothing left to delete. Their webhooks go too, with their deliveries. Answers the upload ids deleted.
  */
 export async function deleteAccountUploads(ctx: ResultsContext, scope: HandlerScope, data: EventData<'user.deleted.v1'>): Promise<string[]> {
   const firstTime = await rememberDeletedUser(scope.trx, data.uid, new Date(data.deletedAt));
@@ -68,6 +69,7 @@ export async function deleteAccountUploads(ctx: ResultsContext, scope: HandlerSc
   await forgetDeletedUploadsOf(scope.trx, data.uid);
   // Their work on their own uploads went with the uploads; their work on the demo goes now.
   await forgetKeptWorkOf(scope.trx, data.uid);
+  await deleteWebhooksOf(scope.trx, data.uid);
   const ids = uploads.map((u) => u.id);
   if (ids.length > 0) scope.afterCommit(() => purgeNow(ctx, ids));
   scope.log.info({ userId: data.uid, uploads: ids, firstTime }, 'account deleted: its uploads are deleted');

@@ -20,6 +20,7 @@ import {
 import { presentationKey, type ResultsContext } from './context.js';
 import { deleteOnArrival } from './deletion.js';
 import { buildUploadResults, presentationText } from './frame-text.js';
+import { queueUploadEvent } from './webhooks.js';
 
 /*
  * The pipeline's last step. Each use case runs inside the consumer's transaction (the inbox row is written in
@@ -84,18 +85,24 @@ export async function ocrCompleted(ctx: ResultsContext, scope: HandlerScope, dat
 }
 
 /**
- * Marks the upload failed with its reason (a processed upload stays processed) and has its stored files removed
- * promptly by the purge job: a failed upload keeps its row and reason, not its files.
+ * Marks the upload failed with its reason (a processed upload stays processed), has its stored files removed
+ * promptly by the purge job (a failed upload keeps its row and reason, not its files) and queues upload.failed for the
+ * owner's webhooks. The watchdog's failures come through here too: results consumes the upload.failed.v1 it publishes.
  */
-export async function uploadFailed(_ctx: ResultsContext, scope: HandlerScope, data: EventData<'upload.failed.v1'>): Promise<void> {
+export async function uploadFailed(ctx: ResultsContext, scope: HandlerScope, data: EventData<'upload.failed.v1'>): Promise<void> {
   if (!(await lockLiveUpload(scope, data.uploadId, 'upload.failed.v1'))) return;
   await upsertFailedUpload(scope.trx, data);
-  if ((await findUpload(scope.trx, data.uploadId))?.status === 'failed') await purgeFailed(scope.trx, data.uploadId);
+  const upload = await findUpload(scope.trx, data.uploadId);
+  if (upload?.status !== 'failed') return;
+  await purgeFailed(scope.trx, data.uploadId);
+  // The owner's webhooks hear of it once, however many services report the failure (the event id derives from the upload).
+  await queueUploadEvent(ctx, scope.trx, 'upload.failed', upload, data.userId);
 }
 
 /**
  * Finishes the upload when every frame is in and its metadata has arrived: builds and stores the results
- * (and the presentation text file), sets processed and enqueues upload.processed.v1, all in the caller's
+ * (and the presentation text file), sets processed and enqueues upload.processed.v1 (and the owner's webhook
+ * deliveries), all in the caller's
  * transaction with the row locked, so it happens once however the events interleave.
  */
 async function finishIfComplete(ctx: ResultsContext, { trx, log, afterCommit }: HandlerScope, uploadId: string): Promise<boolean> {
@@ -131,6 +138,7 @@ async function finishIfComplete(ctx: ResultsContext, { trx, log, afterCommit }: 
   // Billing charges the frames the engine could read; a frame that failed OCR is not charged.
   const framesProcessed = frames.filter((f) => f.ocr_failure_reason == null).length;
   await enqueueEvent(trx, 'upload.processed.v1', { uploadId, userId: upload.user_id, framesProcessed, engine: upload.engine });
+  await queueUploadEvent(ctx, trx, 'upload.processed', { ...upload, status: 'processed' }, upload.user_id);
   log.info({ uploadId, frames: frames.length, framesProcessed }, 'upload processed');
   return true;
 }

@@ -1,0 +1,148 @@
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+import { badRequest } from '@frametext/service-kit';
+
+/*
+ * Where a webhook may point (SSRF). A URL is checked when it is registered and again before every attempt, after
+ * DNS resolution: the attempt then connects to the very address that was checked (see post.ts), so a name that
+ * resolves to a public address at registration and to 127.0.0.1 later (DNS rebinding) is refused at that moment.
+ */
+
+/** Addresses no webhook reaches: this machine, private networks, link-local (cloud metadata), shared, multicast, reserved. */
+const FORBIDDEN = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8], // "this network"
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10], // CGNAT
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16], // link-local, with the metadata service 169.254.169.254
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4], // multicast
+  ['240.0.0.0', 4], // reserved, and the broadcast address
+] as const)
+  FORBIDDEN.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001:db8::', 32],
+  ['fc00::', 7], // unique local
+  ['fe80::', 10], // link-local
+  ['fec0::', 10],
+  ['ff00::', 8], // multicast
+] as const)
+  FORBIDDEN.addSubnet(net, prefix, 'ipv6');
+
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+function isLoopback(address: string): boolean {
+  const v4 = embeddedIpv4(address) ?? address;
+  return isIP(v4) === 4 ? LOOPBACK.check(v4, 'ipv4') : LOOPBACK.check(address, 'ipv6');
+}
+
+export interface DestinationPolicy {
+  /** Loopback host names allowed, over http too (WEBHOOK_LOCAL_HOSTS: development and tests only). */
+  localHosts: readonly string[];
+  /** The product's own address (APP_URL): webhooks may not call FrameText itself. */
+  appUrl: string;
+}
+
+/** A URL that passed the checks, with the address to connect to. */
+export interface CheckedDestination {
+  url: URL;
+  address: string;
+  family: 4 | 6;
+}
+
+export class RefusedDestination extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RefusedDestination';
+  }
+}
+
+function hostOf(url: URL): string {
+  return url.hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+}
+
+/** An IPv4 address written as IPv6 (::ffff:10.0.0.1, 64:ff9b::a00:1) is judged as the IPv4 address it carries. */
+function embeddedIpv4(address: string): string | undefined {
+  const dotted = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (dotted) return dotted[1];
+  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (!hex) return undefined;
+  const n = (parseInt(hex[1]!, 16) << 16) | parseInt(hex[2]!, 16);
+  return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
+}
+
+/** Whether no webhook may reach `address` (an IP literal). */
+export function isForbiddenAddress(address: string): boolean {
+  const v4 = embeddedIpv4(address);
+  if (v4) return FORBIDDEN.check(v4, 'ipv4');
+  const family = isIP(address);
+  if (family === 0) return true;
+  return FORBIDDEN.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+async function resolve(host: string): Promise<{ address: string; family: 4 | 6 }[]> {
+  if (isIP(host)) return [{ address: host, family: isIP(host) as 4 | 6 }];
+  try {
+    return (await lookup(host, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family as 4 | 6 }));
+  } catch {
+    throw new RefusedDestination(`${host} does not resolve to an address`);
+  }
+}
+
+/**
+ * Checks a webhook URL and resolves its host. Refuses (RefusedDestination, with a reason a person can act on) anything
+ * but https, credentials in the URL, the product's own host, and a host of which any address is forbidden, unless the
+ * host is one of the configured loopback names.
+ */
+export async function checkDestination(raw: string, policy: DestinationPolicy): Promise<CheckedDestination> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new RefusedDestination('url must be a full URL such as https://example.com/frametext');
+  }
+  // What is stored is the normalised form (punycode, percent-encoding), which can be longer than what was typed.
+  if (url.href.length > 2048) throw new RefusedDestination('url is at most 2048 characters');
+  const host = hostOf(url);
+  const local = policy.localHosts.includes(host);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)) throw new RefusedDestination('url must start with https://');
+  if (url.username || url.password) throw new RefusedDestination('url must not contain a user name or password');
+  const app = new URL(policy.appUrl);
+
+  const addresses = await resolve(host);
+  if (addresses.length === 0) throw new RefusedDestination(`${host} does not resolve to an address`);
+  if (!local) {
+    const refused = addresses.find((a) => isForbiddenAddress(a.address));
+    if (refused) throw new RefusedDestination(`${host} points at a private or reserved address (${refused.address}); webhooks go to public addresses only`);
+    if (host === hostOf(app)) throw new RefusedDestination("url must not point at FrameText's own address");
+    const own = isIP(hostOf(app)) ? [hostOf(app)] : await resolve(hostOf(app)).then((a) => a.map((x) => x.address)).catch(() => []);
+    if (addresses.some((a) => own.includes(a.address))) throw new RefusedDestination("url must not point at FrameText's own address");
+  } else if (!addresses.every((a) => isLoopback(a.address))) {
+    // A name on the local list that resolves somewhere else is a misconfiguration, not a loophole.
+    throw new RefusedDestination(`${host} is listed as local but resolves to an address that is not loopback`);
+  }
+  return { url, ...addresses[0]! };
+}
+
+/** checkDestination for a request: a refusal is a 400 that says what to fix. */
+export async function checkRegisteredUrl(raw: string, policy: DestinationPolicy): Promise<CheckedDestination> {
+  try {
+    return await checkDestination(raw, policy);
+  } catch (err) {
+    if (err instanceof RefusedDestination) throw badRequest('webhooks/refused-url', err.message);
+    throw err;
+  }
+}

@@ -1,0 +1,284 @@
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { webhookEventSchema } from '@frametext/contracts';
+import { TEST_DATABASE_URL } from '@frametext/service-kit/testing';
+import { deliverDueWebhooks } from '../src/domain/webhooks.js';
+import { completed, extracted } from './fixtures.js';
+import { startResults, type TestResults } from './helpers.js';
+import { signatureIsValid, startReceiver } from './support/receiver.js';
+
+// Webhooks against real receivers (local HTTP servers). The tests run the delivery loop's passes themselves, with a
+// clock they choose instead of waiting for backoff.
+let results: TestResults;
+const ENV = { WEBHOOK_LOCAL_HOSTS: '127.0.0.1', WEBHOOK_INTERVAL_MS: '3600000', WEBHOOK_RETRY_BASE_MS: '50', WEBHOOK_TIMEOUT_MS: '1000' };
+let n = 0;
+const newUser = () => `webhook-user-${Date.now()}-${(n += 1)}`;
+const later = (ms: number) => ({ now: () => new Date(Date.now() + ms) });
+
+beforeAll(async () => {
+  results = await startResults(ENV);
+});
+afterAll(async () => {
+  await results?.stop();
+});
+// A receiver's port may be a closed receiver's again: no delivery of an earlier test may reach a later one.
+afterEach(async () => {
+  await results.db('webhooks').delete();
+});
+
+async function register(user: string, url: string) {
+  const res = await results.post('/api/webhooks', { url }, user);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { webhook: { id: string }; secret: string };
+}
+
+describe('registering a webhook', () => {
+  it('shows the signing secret once, lists the webhook without it, and deletes it', async () => {
+    const user = newUser();
+    const { webhook, secret } = await register(user, 'http://127.0.0.1:9/hook');
+    expect(secret).toMatch(/^whsec_[\w-]{40,}$/);
+    const listed = await results.get('/api/webhooks', user);
+    expect(listed.body.webhooks).toEqual([{ id: webhook.id, url: 'http://127.0.0.1:9/hook', createdAt: expect.any(String) }]);
+    expect(JSON.stringify(listed.body)).not.toContain(secret);
+    // Someone else's id is not found, and neither is a deleted one.
+    expect((await results.service.request('DELETE', `/api/webhooks/${webhook.id}`, { user: newUser() })).status).toBe(404);
+    expect((await results.service.request('DELETE', `/api/webhooks/${webhook.id}`, { user })).status).toBe(204);
+    expect((await results.service.request('DELETE', `/api/webhooks/${webhook.id}`, { user })).status).toBe(404);
+    expect((await results.get('/api/webhooks', user)).body.webhooks).toEqual([]);
+  });
+
+  it.each([
+    ['https://10.1.2.3/hook', 'private or reserved address (10.1.2.3)'],
+    ['https://[::1]/hook', 'private or reserved address (::1)'],
+    // A name that resolves to loopback (localhost is not on this service's list of local hosts; 127.0.0.1 is).
+    ['https://localhost/hook', 'private or reserved address (127.0.0.1)'],
+    ['https://169.254.169.254/latest/meta-data', 'private or reserved address (169.254.169.254)'],
+    ['http://example.com/hook', 'must start with https://'],
+    ['https://user:pw@example.com/hook', 'user name or password'],
+    ['https://does-not-exist.invalid/hook', 'does not resolve'],
+    ['not a url', 'full URL'],
+  ])('refuses %s with a 400 that says why', async (url, reason) => {
+    const res = await results.post('/api/webhooks', { url }, newUser());
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toContain(reason);
+  });
+
+  it('allows a few webhooks per person, and needs a signed-in person', async () => {
+    const user = newUser();
+    for (let i = 0; i < 5; i += 1) await register(user, `http://127.0.0.1:9/hook/${i}`);
+    const sixth = await results.post('/api/webhooks', { url: 'http://127.0.0.1:9/hook/6' }, user);
+    expect(sixth.status).toBe(409);
+    expect(sixth.body.error.message).toContain('at most 5');
+    expect((await results.get('/api/webhooks')).status).toBe(401);
+  });
+});
+
+describe('delivering events', () => {
+  it('POSTs a test event signed with the secret, and lists the answer', async () => {
+    const receiver = await startReceiver(() => ({ status: 200, body: 'thanks' }));
+    try {
+      const user = newUser();
+      const { webhook, secret } = await register(user, receiver.url);
+      const queued = await results.post(`/api/webhooks/${webhook.id}/test`, {}, user);
+      expect(queued.status).toBe(202);
+      expect(queued.body.status).toBe('pending');
+      await deliverDueWebhooks(results.ctx);
+      expect(receiver.received).toHaveLength(1);
+      const [got] = receiver.received;
+      expect(signatureIsValid(secret, got!)).toBe(true);
+      expect(signatureIsValid('whsec_someone-else', got!)).toBe(false);
+      const event = webhookEventSchema.parse(JSON.parse(got!.body));
+      expect(event).toMatchObject({ id: queued.body.eventId, type: 'webhook.test', data: null });
+      expect(got!.headers['frametext-event-id']).toBe(event.id);
+      const [delivery] = (await results.get('/api/webhooks', user)).body.deliveries;
+      expect(delivery).toMatchObject({ eventId: event.id, status: 'delivered', attempts: 1, responseStatus: 200, responseExcerpt: 'thanks', nextAttemptAt: null });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('tries again after a 500, with the same event id, until it is delivered', async () => {
+    const receiver = await startReceiver((i) => (i === 0 ? { status: 500, body: 'down for a moment' } : { status: 204 }));
+    try {
+      const user = newUser();
+      const { webhook, secret } = await register(user, receiver.url);
+      await results.post(`/api/webhooks/${webhook.id}/test`, {}, user);
+      await deliverDueWebhooks(results.ctx);
+      let [delivery] = (await results.get('/api/webhooks', user)).body.deliveries;
+      expect(delivery).toMatchObject({ status: 'pending', attempts: 1, responseStatus: 500, responseExcerpt: 'down for a moment' });
+      // Not due again at once: the backoff holds it.
+      expect(new Date(delivery.nextAttemptAt).getTime()).toBeGreaterThan(new Date(delivery.lastAttemptAt).getTime());
+      await deliverDueWebhooks(results.ctx, later(60_000));
+      [delivery] = (await results.get('/api/webhooks', user)).body.deliveries;
+      expect(delivery).toMatchObject({ status: 'delivered', attempts: 2, responseStatus: 204 });
+      expect(receiver.received.map((r) => r.headers['frametext-event-id'])).toEqual([delivery.eventId, delivery.eventId]);
+      expect(receiver.received[0]!.body).toBe(receiver.received[1]!.body);
+      expect(receiver.received.every((r) => signatureIsValid(secret, r))).toBe(true);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('gives up a day after the event and shows the delivery as failed', async () => {
+    const receiver = await startReceiver(() => ({ status: 503, body: 'x'.repeat(5000) }));
+    try {
+      const user = newUser();
+      const { webhook } = await register(user, receiver.url);
+      await results.post(`/api/webhooks/${webhook.id}/test`, {}, user);
+      await deliverDueWebhooks(results.ctx, later(23 * 3_600_000));
+      expect((await results.get('/api/webhooks', user)).body.deliveries[0]).toMatchObject({ status: 'pending', attempts: 1 });
+      await deliverDueWebhooks(results.ctx, later(25 * 3_600_000));
+      const [delivery] = (await results.get('/api/webhooks', user)).body.deliveries;
+      expect(delivery).toMatchObject({ status: 'failed', attempts: 2, responseStatus: 503, nextAttemptAt: null });
+      // The answer's body is kept short.
+      expect(delivery.responseExcerpt.length).toBeLessThanOrEqual(512);
+      await deliverDueWebhooks(results.ctx, later(48 * 3_600_000));
+      expect(receiver.received).toHaveLength(2);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('follows no redirect and cuts off a receiver that does not answer', async () => {
+    const receiver = await startReceiver((i) => (i === 0 ? { status: 302, body: '' } : 'hold'));
+    try {
+      const user = newUser();
+      const { webhook } = await register(user, receiver.url);
+      await results.post(`/api/webhooks/${webhook.id}/test`, {}, user);
+      await deliverDueWebhooks(results.ctx);
+      expect((await results.get('/api/webhooks', user)).body.deliveries[0]).toMatchObject({ status: 'pending', responseStatus: 302 });
+      expect(receiver.received).toHaveLength(1);
+      const started = Date.now();
+      await deliverDueWebhooks(results.ctx, later(60_000));
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect((await results.get('/api/webhooks', user)).body.deliveries[0]).toMatchObject({ status: 'pending', attempts: 2, responseStatus: null, responseExcerpt: 'no answer within 1000 ms' });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('checks the address again at delivery, and sends nothing where it may no longer go', async () => {
+    const receiver = await startReceiver();
+    try {
+      const user = newUser();
+      const { webhook } = await register(user, receiver.url);
+      await results.post(`/api/webhooks/${webhook.id}/test`, {}, user);
+      // As in production, where 127.0.0.1 is not a local host: what resolved to a public address at registration and
+      // to loopback now (DNS rebinding) is refused the same way.
+      const production = { ...results.ctx, config: { ...results.ctx.config, WEBHOOK_LOCAL_HOSTS: [] } };
+      await deliverDueWebhooks(production);
+      expect(receiver.received).toHaveLength(0);
+      expect((await results.get('/api/webhooks', user)).body.deliveries[0]).toMatchObject({
+        status: 'pending',
+        responseStatus: null,
+        // (Refused for its scheme first: plain http is for the local hosts only.)
+        responseExcerpt: 'not sent: url must start with https://',
+      });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('sends a delivery again, with the same id, when the process sending it is killed mid-delivery', async () => {
+    let release: () => void = () => {};
+    const arrived = new Promise<void>((resolve) => (release = resolve));
+    const receiver = await startReceiver((i) => {
+      if (i === 0) {
+        release();
+        return 'hold';
+      }
+      return { status: 200, body: 'ok' };
+    });
+    try {
+      const user = newUser();
+      const { webhook, secret } = await register(user, receiver.url);
+      await results.post(`/api/webhooks/${webhook.id}/test`, {}, user);
+      const child = fork(fileURLToPath(new URL('./support/deliver-in-child.mjs', import.meta.url)), [TEST_DATABASE_URL, results.service.names.schema, JSON.stringify({ ...ENV, WEBHOOK_TIMEOUT_MS: '30000' })], {
+        // Plain node on the built code, without the test runner's loader options.
+        execArgv: [],
+        stdio: 'inherit',
+      });
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      await arrived;
+      child.kill('SIGKILL');
+      await exited;
+      // The row is claimed, not lost: nothing sends it before its claim runs out (twice the child's 30 s timeout)...
+      expect(await deliverDueWebhooks(results.ctx, later(10_000))).toBe(0);
+      // ...and then it goes out again.
+      await deliverDueWebhooks(results.ctx, later(61_000));
+      expect(receiver.received).toHaveLength(2);
+      expect(receiver.received[1]!.headers['frametext-event-id']).toBe(receiver.received[0]!.headers['frametext-event-id']);
+      expect(receiver.received[1]!.body).toBe(receiver.received[0]!.body);
+      expect(signatureIsValid(secret, receiver.received[1]!)).toBe(true);
+      expect((await results.get('/api/webhooks', user)).body.deliveries[0]).toMatchObject({ status: 'delivered', attempts: 2 });
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('upload events', () => {
+  it("sends upload.processed once to each of the owner's webhooks, without OCR text", async () => {
+    const receiver = await startReceiver();
+    try {
+      const user = newUser();
+      const { secret } = await register(user, receiver.url);
+      const other = await startReceiver();
+      await register(newUser(), other.url);
+      const uploadId = await results.storedUpload(user, 2, 2);
+      // The last event of the upload once more, as a redelivery would bring it: nothing new is queued.
+      await results.deliver('upload.completed.v1', completed(uploadId, user, { maxFrames: 2 }));
+      await deliverDueWebhooks(results.ctx);
+      expect(receiver.received).toHaveLength(1);
+      expect(other.received).toHaveLength(0);
+      await other.close();
+      expect(signatureIsValid(secret, receiver.received[0]!)).toBe(true);
+      const event = webhookEventSchema.parse(JSON.parse(receiver.received[0]!.body));
+      expect(event.type).toBe('upload.processed');
+      expect(event.data).toEqual({
+        uploadId,
+        status: 'processed',
+        mode: 'numerical',
+        engine: 'server',
+        kind: 'video',
+        counts: { framesTotal: 2, framesProcessed: 2 },
+        failureReason: null,
+        resultsUrl: `http://localhost:8080/api/getUploadDetails/${uploadId}`,
+      });
+      expect(receiver.received[0]!.body).not.toContain('value 0');
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('sends upload.failed once however many services report the failure', async () => {
+    const receiver = await startReceiver();
+    try {
+      const user = newUser();
+      await register(user, receiver.url);
+      const uploadId = `webhook-failed-${Date.now()}`;
+      await results.deliver('upload.completed.v1', completed(uploadId, user));
+      await results.deliver('frames.extracted.v1', extracted(uploadId, 3));
+      await results.deliver('upload.failed.v1', { uploadId, userId: user, reason: 'The video could not be read.', stage: 'ocr' });
+      await results.deliver('upload.failed.v1', { uploadId, userId: user, reason: 'Processing stopped.', stage: 'ocr' });
+      await deliverDueWebhooks(results.ctx);
+      expect(receiver.received).toHaveLength(1);
+      const event = webhookEventSchema.parse(JSON.parse(receiver.received[0]!.body));
+      expect(event).toMatchObject({ type: 'upload.failed', data: { uploadId, status: 'failed', failureReason: 'The video could not be read.', counts: { framesTotal: 3, framesProcessed: 0 } } });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('forgets the webhooks of a person who deleted their account', async () => {
+    const user = newUser();
+    await register(user, 'http://127.0.0.1:9/hook');
+    await results.deliver('user.deleted.v1', { uid: '5f1d7a0e-2c4b-4a57-9a0e-1b2c3d4e5f60', deletedAt: new Date().toISOString() });
+    expect(await results.db('webhooks').where({ user_id: user }).count()).toEqual([{ count: 1 }]);
+    const uid = crypto.randomUUID();
+    await results.post('/api/webhooks', { url: 'http://127.0.0.1:9/hook' }, uid);
+    await results.deliver('user.deleted.v1', { uid, deletedAt: new Date().toISOString() });
+    expect(await results.db('webhooks').where({ user_id: uid }).count()).toEqual([{ count: 0 }]);
+  });
+});
