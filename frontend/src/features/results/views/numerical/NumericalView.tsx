@@ -9,6 +9,8 @@ import { BlockBoxes, type FrameBox } from './BlockBoxes';
 import { BlockEditor } from './BlockEditor';
 import { FrameBlocksList } from './FrameBlocksList';
 import { ExportTable } from './ExportTable';
+import { FindNumbers } from './FindNumbers';
+import { findNewSeries } from './findSeries';
 import { HowToModal, HOW_TO_TITLE, howToOpensByItself } from './HowToModal';
 import { SelectedBlocksTable } from './SelectedBlocksTable';
 import { SeriesChart } from './SeriesChart';
@@ -28,6 +30,7 @@ export default function NumericalView({ view }: ViewProps) {
   const [selection, select] = useReducer(selectionReducer, emptySelection);
   const [howToOpen, setHowToOpen] = useState(() => howToOpensByItself(view.demo));
   const [highlight, setHighlight] = useState<number | null>(null);
+  const [found, setFound] = useState<string | null>(null);
 
   const detections = useMemo(() => view.frames.map((f) => f.detections), [view]);
   const times = useMemo(() => view.frames.map((f) => f.t), [view]);
@@ -72,6 +75,12 @@ export default function NumericalView({ view }: ViewProps) {
     else select({ type: 'added', id, seriesName: defaultSeriesName(box.detection.text), uniqueID: newUniqueID(selection.blocks) });
   };
 
+  const findNumbers = () => {
+    const outcome = findNewSeries(detections, tracking.tracks, tracks, rows.map((r) => ({ block: r.block, name: r.values.name })));
+    if (outcome.series.length > 0) select({ type: 'found', series: outcome.series });
+    setFound(outcome.message);
+  };
+
   const changeTracking = useCallback((next: TrackingSettings) => {
     setSettings(next);
     select({ type: 'trackingChanged' });
@@ -107,6 +116,7 @@ export default function NumericalView({ view }: ViewProps) {
           <TrackingSettingsPanel settings={settings} onChange={changeTracking} showConfidence={view.hasConfidence} live={view.frames.length < LIVE_SLIDER_LIMIT} />
         </div>
         <div className="stack numerical-side">
+          <FindNumbers onFind={findNumbers} message={found} />
           <SelectedBlocksTable
             rows={rows}
             frameCount={view.frames.length}
