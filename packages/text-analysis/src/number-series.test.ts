@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { trackBlocks } from './block-tracking.js';
 import type { TextBlock } from './geometry.js';
@@ -43,7 +44,11 @@ describe('parseReading', () => {
     expect(parseReading('Outside -3.5 °C')).toMatchObject({ label: 'Outside', value: -3.5, unit: '°C', needsText: true });
     expect(parseReading('1,234 rpm')).toMatchObject({ value: 1234, unit: 'rpm', needsText: false });
     expect(parseReading('42,5 kW')).toMatchObject({ value: 42.5, needsText: true });
-    expect(parseReading('1000 KM/H')).toMatchObject({ value: 1000, unit: 'KM/H' });
+    expect(parseReading('1000 KM/H')).toMatchObject({ value: 1000, unit: 'km/h' });
+    // Units as usually written, whatever case the OCR read; an unknown one as read.
+    expect(parseReading('149 kw')).toMatchObject({ unit: 'kW' });
+    expect(parseReading('12 furlongs')).toBeNull();
+    expect(parseReading('12 Gal')).toMatchObject({ unit: 'Gal' });
     expect(parseReading('7.20')).toMatchObject({ value: 7.2, unit: null });
   });
 
@@ -101,7 +106,7 @@ describe('findNumberSeries', () => {
       block(`${(2 + 1.7 * s).toFixed(1)} KM`, 760, 610, 60),
     ]);
     const found = find(frames);
-    expect(names(found)).toEqual(['SPEED (KM/H)', 'ALTITUDE (KM)']);
+    expect(names(found)).toEqual(['SPEED (km/h)', 'ALTITUDE (km)']);
     expect(cleaned(frames, found[1]!)[2]).toBe('5.4');
   });
 
@@ -109,7 +114,7 @@ describe('findNumberSeries', () => {
     const frames = Array.from({ length: 6 }, (_, s) => [
       block('Voltage', 40, 100, 40),
       block(`${230 + (s % 3)}`, 300, 100, 40, 80),
-      block('V', 390, 100, 40, 25),
+      block('v', 390, 100, 40, 25),
       block(`${(1.5 + s / 10).toFixed(1)}`, 460, 100, 40, 80),
       block('A', 550, 100, 40, 25),
     ]);
@@ -186,6 +191,27 @@ describe('findNumberSeries', () => {
     });
     expect(new Set(names(found))).toEqual(new Set(expected));
     for (const series of found) expect(series.points.length).toBeGreaterThanOrEqual(50);
+  });
+});
+
+describe('findNumberSeries on real OCR', () => {
+  // The Basic engine's reading of sample-media's makeDashboardVideo: labels left (Battery, Power, Voltage with its
+  // unit V apart), labels above (Speed, Elapsed), a title and a year that never change. "kW" is often read "kw".
+  const recorded = JSON.parse(readFileSync(new URL('../test/fixtures/dashboard-ocr-1s.json', import.meta.url), 'utf8')) as {
+    frames: { t: number; blocks: { text: string; corners: [number, number][] }[] }[];
+  };
+  const frames: TextBlock[][] = recorded.frames.map((f) => f.blocks.map((b) => ({ text: b.text, vertices: b.corners.map(([x, y]) => ({ x, y })) })));
+
+  it('finds the five series of the generated dashboard, each named right, with the values on screen', () => {
+    const found = find(frames);
+    // DASHBOARD_SERIES in sample-media, top of the screen first.
+    expect(names(found)).toEqual(['Battery (%)', 'Power (kW)', 'Voltage (V)', 'Speed (km/h)', 'Elapsed']);
+    expect(found.map((f) => f.points.length)).toEqual([12, 12, 12, 12, 12]);
+    expect(cleaned(frames, found[0]!)).toEqual(Array.from({ length: 12 }, (_, s) => String(45 + s)));
+    expect(cleaned(frames, found[1]!)).toEqual(Array.from({ length: 12 }, (_, s) => String(150 - 2 * s)));
+    expect(cleaned(frames, found[2]!)).toEqual(Array.from({ length: 12 }, (_, s) => String(230 + (s % 4))));
+    expect(cleaned(frames, found[3]!)).toEqual(Array.from({ length: 12 }, (_, s) => String(60 + 3 * s)));
+    expect(cleaned(frames, found[4]!)).toEqual(Array.from({ length: 12 }, (_, s) => `11:${12 + s}`));
   });
 });
 

@@ -18,10 +18,11 @@ import { defaultBlockSettings, listedWords, type BlockSettings } from './text-cl
  * Its name is the label inside the block when the block holds one ("Battery 45%"); otherwise the label beside
  * it, by box geometry on the frames it is on (the most common answer wins, so one misread frame does not rename
  * it): the nearest block to its left on the same line, else the nearest block directly above. That neighbour
- * counts only when it is text, not another reading or a unit, and not farther than 12 of the value's heights to
- * the left or 3 above. A unit in a separate block just to the right ("150" "kW") is the series' unit. The unit
- * goes into the name ("Power (kW)") because the cleaned values keep the number alone. Without a label a series is
- * "Value 1", "Value 2", top of the screen first; a name already taken gets " 2", " 3".
+ * counts only when it holds a letter and is neither a series' reading nor a unit, and is no farther than 8 of the
+ * value's heights to the left or 3 above. A known unit in a block of its own just to the right ("150" "kW", within
+ * 3 heights) is the series' unit. Units are written the usual way whatever case the OCR read ("kw" is kW). The
+ * unit goes into the name ("Power (kW)") because the cleaned values keep the number alone. Without a label a
+ * series is "Value 1", "Value 2", top of the screen first; a name already taken gets " 2", " 3".
  *
  * Cleaning: numbers keep digits and the decimal point (Numbers only), unless a reading has a sign or a decimal
  * comma, which Numbers only would lose; then the label's words and the unit are removed instead. Times keep
@@ -52,7 +53,22 @@ const UNIT_TOKEN = String.raw`%|‰|°\s?[CFcf]?|[A-Za-zµΩ]{1,6}(?:\/[A-Za-z]{
 const UNIT = String.raw`(?:\s*(?<unit>${UNIT_TOKEN}))?`;
 const TIME_READING = new RegExp(`^${LABEL}\\s*${TIME}$`, 'u');
 const NUMBER_READING = new RegExp(`^${LABEL}\\s*${NUMBER}${UNIT}$`, 'u');
-const UNIT_ONLY = new RegExp(`^(?:${UNIT_TOKEN})$`, 'u');
+
+/*
+ * Units as they are usually written. OCR often gets a unit's case wrong ("kw" for "kW", "v" for "V"): a unit that is
+ * one of these whatever its case is written this way. The list has no two units that differ by case only.
+ */
+const KNOWN_UNITS = ['%', '‰', '°C', '°F', 'kW', 'kWh', 'MW', 'W', 'V', 'mV', 'kV', 'A', 'mA', 'Hz', 'kHz', 'rpm', 'bar', 'psi', 'kPa', 'km/h', 'mph', 'm/s', 'km', 'kg', 'lb', 'fps', 'dB', 'Nm', 'l/min', 'ppm'];
+const CANONICAL_UNIT = new Map(KNOWN_UNITS.map((u) => [u.toLowerCase(), u]));
+
+/** A unit as usually written ("kw" -> "kW", "° C" -> "°C"); an unknown unit as read. */
+export function canonicalUnit(unit: string): string {
+  const compact = unit.replace(/\s+/g, '');
+  return CANONICAL_UNIT.get(compact.toLowerCase()) ?? compact;
+}
+
+/** A block holding a known unit alone ("kW" beside "150"), never a label. */
+const isUnitBlock = (text: string) => CANONICAL_UNIT.has(text.replace(/\s+/g, '').toLowerCase());
 const HAS_LETTER = /\p{L}/u;
 
 const tidy = (s: string) => s.replace(/\s+/g, ' ').trim();
@@ -81,7 +97,7 @@ export function parseReading(text: string): Reading | null {
     label: cleanLabel(label!),
     kind: 'number',
     value: negative ? -value : value,
-    unit: unit ? unit.replace(/\s+/g, '') : null,
+    unit: unit ? canonicalUnit(unit) : null,
     needsText: negative || sign === '+' || decimalComma,
   };
 }
@@ -115,9 +131,12 @@ export const MIN_READABLE_SHARE = 0.6;
 export const MAX_STEADY_SHARE = 0.6;
 export const MIN_SERIES_FRAMES = 3;
 /** How far a label may be, in the value's heights: to the left on the same line, and above. */
-export const LABEL_REACH = { left: 12, above: 3 } as const;
-/** How far a separate unit block may be to the right, in the value's heights. */
-export const UNIT_REACH = 1.5;
+export const LABEL_REACH = { left: 8, above: 3 } as const;
+/**
+ * How far a separate unit block may be to the right, in the value's heights: past the gap at which the OCR cuts a
+ * line in two (1.5 of the line's average height, text-runs.ts), with room to spare.
+ */
+export const UNIT_REACH = 3;
 /** Frames of a series looked at for its label (evenly spread): enough for a vote, cheap on 360 frames. */
 const LABEL_SAMPLE = 24;
 
@@ -258,7 +277,7 @@ function neighbourLabel(frames: readonly (readonly TextBlock[])[], candidate: Ca
     if (candidate.kind === 'number' && candidate.unit === null) {
       const right = nearestRight(boxes, index);
       const text = right ? tidy(blocks[right.index]!.text) : '';
-      if (right && right.gap <= UNIT_REACH * height && UNIT_ONLY.test(text)) units.push(text.replace(/\s+/g, ''));
+      if (right && right.gap <= UNIT_REACH * height && isUnitBlock(text)) units.push(canonicalUnit(text));
     }
   }
   // A label or unit must be seen on at least half the frames looked at, or it is a passing text.
@@ -287,7 +306,7 @@ function notLabelsOf(frames: readonly (readonly TextBlock[])[], candidates: read
       const blocks = frames[frame]!;
       const boxes = blocks.map((b) => boundsOf(b.vertices));
       const right = nearestRight(boxes, index);
-      if (right && right.gap <= UNIT_REACH * (boxes[index]!.h || 1) && UNIT_ONLY.test(tidy(blocks[right.index]!.text))) add(frame, right.index);
+      if (right && right.gap <= UNIT_REACH * (boxes[index]!.h || 1) && isUnitBlock(blocks[right.index]!.text)) add(frame, right.index);
     }
   }
   return units;
@@ -344,6 +363,12 @@ function joinSplitTracks(named: readonly Named[]): Named[] {
   return out;
 }
 
+/** Top of the screen first; on one line (centres apart by under half the lower box's height), left first. */
+function readingOrder(a: Candidate, b: Candidate): number {
+  const oneLine = Math.abs(a.averageY - b.averageY) < Math.min(a.box.h, b.box.h) / 2;
+  return oneLine ? a.averageX - b.averageX : a.averageY - b.averageY;
+}
+
 /**
  * Every series of changing numbers on the upload, top of the screen first (then left to right), named and with
  * their cleaning. `tracks` is the view's current tracking of `frames`.
@@ -355,7 +380,7 @@ export function findNumberSeries(frames: readonly (readonly TextBlock[])[], trac
     .filter((t) => !exclude.has(t.id))
     .map((t) => candidateOf(frames, t, minFrames))
     .filter((c): c is Candidate => c !== null)
-    .sort((a, b) => a.averageY - b.averageY || a.averageX - b.averageX);
+    .sort(readingOrder);
   const notLabels = notLabelsOf(frames, candidates);
 
   const named = candidates.map((c): Named => {
