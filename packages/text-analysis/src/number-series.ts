@@ -258,15 +258,35 @@ function sample(points: readonly TrackPoint[], n: number): TrackPoint[] {
   return Array.from({ length: n }, (_, i) => points[Math.floor((i * points.length) / n)]!);
 }
 
+/** Each frame's block boxes, worked out once per frame when first asked for. */
+type FrameBoxes = (frame: number) => Rect[];
+
+function frameBoxes(frames: readonly (readonly TextBlock[])[]): FrameBoxes {
+  const cache = new Map<number, Rect[]>();
+  return (frame) => {
+    let boxes = cache.get(frame);
+    if (!boxes) {
+      boxes = (frames[frame] ?? []).map((b) => boundsOf(b.vertices));
+      cache.set(frame, boxes);
+    }
+    return boxes;
+  };
+}
+
 /** The label and separate unit of a value block that holds the number alone, by a vote over its frames. */
-function neighbourLabel(frames: readonly (readonly TextBlock[])[], candidate: Candidate, notLabels: ReadonlyMap<number, ReadonlySet<number>>): { label: string | null; unit: string | null } {
+function neighbourLabel(
+  frames: readonly (readonly TextBlock[])[],
+  boxesAt: FrameBoxes,
+  candidate: Candidate,
+  notLabels: ReadonlyMap<number, ReadonlySet<number>>,
+): { label: string | null; unit: string | null } {
   const labels: string[] = [];
   const units: string[] = [];
   const looked = sample(candidate.track.points, LABEL_SAMPLE);
   for (const { frame, index } of looked) {
     const blocks = frames[frame];
     if (!blocks?.[index]) continue;
-    const boxes = blocks.map((b) => boundsOf(b.vertices));
+    const boxes = boxesAt(frame);
     const height = boxes[index]!.h || 1;
     // A label is text with a letter that is neither a series' reading nor a unit.
     const isLabel = (i: number) => !notLabels.get(frame)?.has(i) && HAS_LETTER.test(blocks[i]!.text);
@@ -292,7 +312,7 @@ function neighbourLabel(frames: readonly (readonly TextBlock[])[], candidate: Ca
  * Per frame, the blocks that cannot be labels: the series' own blocks, and the blocks just right of a series'
  * number that read as a unit ("150" "kW").
  */
-function notLabelsOf(frames: readonly (readonly TextBlock[])[], candidates: readonly Candidate[]): Map<number, Set<number>> {
+function notLabelsOf(frames: readonly (readonly TextBlock[])[], boxesAt: FrameBoxes, candidates: readonly Candidate[]): Map<number, Set<number>> {
   const units = new Map<number, Set<number>>();
   const add = (frame: number, index: number) => {
     const set = units.get(frame) ?? new Set<number>();
@@ -304,7 +324,7 @@ function notLabelsOf(frames: readonly (readonly TextBlock[])[], candidates: read
     if (c.kind !== 'number' || c.unit !== null) continue;
     for (const { frame, index } of c.track.points) {
       const blocks = frames[frame]!;
-      const boxes = blocks.map((b) => boundsOf(b.vertices));
+      const boxes = boxesAt(frame);
       const right = nearestRight(boxes, index);
       if (right && right.gap <= UNIT_REACH * (boxes[index]!.h || 1) && isUnitBlock(blocks[right.index]!.text)) add(frame, right.index);
     }
@@ -381,11 +401,12 @@ export function findNumberSeries(frames: readonly (readonly TextBlock[])[], trac
     .map((t) => candidateOf(frames, t, minFrames))
     .filter((c): c is Candidate => c !== null)
     .sort(readingOrder);
-  const notLabels = notLabelsOf(frames, candidates);
+  const boxesAt = frameBoxes(frames);
+  const notLabels = notLabelsOf(frames, boxesAt, candidates);
 
   const named = candidates.map((c): Named => {
     if (c.inBlockLabel !== '') return { candidates: [c], label: c.inBlockLabel, unit: c.unit };
-    const beside = neighbourLabel(frames, c, notLabels);
+    const beside = neighbourLabel(frames, boxesAt, c, notLabels);
     return { candidates: [c], label: beside.label, unit: c.unit ?? beside.unit };
   });
 
