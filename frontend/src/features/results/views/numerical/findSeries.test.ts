@@ -22,7 +22,9 @@ const frames = Array.from({ length: 12 }, (_, s) => [
 ]);
 const tracks = trackBlocks(frames).tracks;
 const byId = new Map<string, Track>(tracks.map((t) => [t.id, t]));
-const random = () => 0.5;
+let draws = 0;
+/** Different ids on every draw (a constant would make newUniqueID draw forever once that id is taken). */
+const random = () => (draws++ * 0.137) % 1;
 
 describe('findNewSeries', () => {
   it('finds the series with unique ids and says what it found', () => {
