@@ -106,6 +106,63 @@ export async function makeInstrumentVideo(o: VideoOptions): Promise<GeneratedVid
   return { path, durationSeconds: seconds, width, height, fps, truth };
 }
 
+/** A dashboard's readings in second `s`: the five series of makeDashboardVideo, by their names. */
+export function dashboardValues(s: number): Record<DashboardSeries, string> {
+  const elapsed = 11 * 60 + 12 + s;
+  return {
+    'Battery (%)': `${45 + s}%`,
+    'Power (kW)': `${150 - 2 * s} kW`,
+    'Voltage (V)': String(230 + (s % 4)),
+    'Speed (km/h)': `${60 + 3 * s} km/h`,
+    Elapsed: `${Math.floor(elapsed / 60)}:${String(elapsed % 60).padStart(2, '0')}`,
+  };
+}
+
+/** The series a dashboard video shows, each named after its label and unit as a person would name the column. */
+export const DASHBOARD_SERIES = ['Battery (%)', 'Power (kW)', 'Voltage (V)', 'Speed (km/h)', 'Elapsed'] as const;
+export type DashboardSeries = (typeof DASHBOARD_SERIES)[number];
+
+/**
+ * A monitoring dashboard laid out the ways screens label their numbers: on the left, labels to the left of their
+ * readings (Battery 45%, Power 150 kW, and Voltage 230 with its unit V drawn apart); on the right, labels above
+ * them (Speed over 60 km/h, Elapsed over 11:12). A title and a year stay the same throughout: text, not series.
+ * Every reading changes every second.
+ */
+export async function makeDashboardVideo(o: VideoOptions): Promise<GeneratedVideo> {
+  const { seconds, width, height, fps } = dims(o, 12);
+  const path = join(o.dir, o.name ?? 'dashboard.mp4');
+  const h = (v: number) => px(height, v);
+  const label = (text: string, x: number, y: number) => drawtext({ text, x: h(x), y: h(y), size: h(40), color: '0xbbbbbb' });
+  const filters = [
+    drawtext({ text: 'PLANT MONITOR', x: h(80), y: h(40), size: h(44), color: '0x9fd3ff', bold: true }),
+    drawtext({ text: '2024', x: h(1100), y: h(40), size: h(40), color: '0x9fd3ff' }),
+    label('Battery', 80, 170),
+    label('Power', 80, 310),
+    label('Voltage', 80, 450),
+    drawtext({ text: 'V', x: h(660), y: h(450), size: h(40) }),
+    label('Speed', 80, 560),
+    label('Elapsed', 640, 560),
+  ];
+  const places: Record<DashboardSeries, { x: number; y: number; size: number }> = {
+    'Battery (%)': { x: 400, y: 150, size: 80 },
+    'Power (kW)': { x: 400, y: 290, size: 80 },
+    'Voltage (V)': { x: 400, y: 430, size: 80 },
+    'Speed (km/h)': { x: 80, y: 610, size: 64 },
+    Elapsed: { x: 640, y: 610, size: 64 },
+  };
+  const truth: TimedText[] = [];
+  for (let s = 0; s < seconds; s++) {
+    const v = dashboardValues(s);
+    for (const name of DASHBOARD_SERIES) {
+      const at = places[name];
+      filters.push(drawtext({ text: v[name], x: h(at.x), y: h(at.y), size: h(at.size), bold: true, from: s, to: s + 1 }));
+    }
+    truth.push({ startS: s, endS: s + 1, texts: DASHBOARD_SERIES.map((name) => v[name]) });
+  }
+  await ffmpeg(['-f', 'lavfi', '-i', `color=c=0x101820:s=${width}x${height}:r=${fps}`, '-vf', filters.join(','), ...h264Args(path, seconds)]);
+  return { path, durationSeconds: seconds, width, height, fps, truth };
+}
+
 /** Slides: dark text on a light background, each shown for `secondsPerSlide`. */
 export async function makeSlidesVideo(o: VideoOptions & { slides: string[][]; secondsPerSlide?: number }): Promise<GeneratedVideo> {
   const per = o.secondsPerSlide ?? 6;

@@ -23,3 +23,4 @@ export * from './two-pass.js';
 export * from './bullets.js';
 export * from './slide-builds.js';
 export * from './seeded-random.js';
+export * from './number-series.js';

@@ -75,6 +75,8 @@ afterEach(() => {
 const chip = (name: string) => within(screen.getByRole('region', { name: /Blocks on this frame/ })).getByRole('button', { name });
 /** A block's box on the picture. */
 const box = (text: string) => document.querySelector(`polygon[data-text="${text}"]`) as SVGPolygonElement;
+/** What the last "Find the numbers" click found. */
+const findResult = () => within(screen.getByRole('region', { name: 'Numbers in one click' })).getByRole('status');
 const selectedTable = () => screen.getByRole('heading', { name: 'Selected Blocks' }).closest('section') as HTMLElement;
 const exportRows = () => {
   const table = within(screen.getByRole('heading', { name: 'Results to Export' }).closest('section') as HTMLElement).getByRole('table');
@@ -231,5 +233,36 @@ describe('NumericalView', () => {
     expect(screen.getByRole('dialog', { name: 'How to use the Numerical Tab' })).toBeInTheDocument();
     expect(screen.getByText('Loading Image')).toBeInTheDocument();
     expect(screen.getByText('This could take a while for 100+ images')).toBeInTheDocument();
+  });
+  it('finds every changing number in one click, named after its label, locked, charted and exported, and adds nothing twice', async () => {
+    renderView(chargerView(4));
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Find the numbers' }));
+    expect(findResult()).toHaveTextContent('Found 2 series: Battery (%), Power (kW).');
+    const rows = within(selectedTable()).getAllByRole('row').slice(1);
+    expect(rows.map((r) => r.querySelector('th')!.textContent)).toEqual(['Battery (%)Locked', 'Power (kW)Locked']);
+    expect(exportRows()[0]).toEqual(['Frame', 'Time', 'Battery (%)', 'Power (kW)']);
+    expect(exportRows()[4]).toEqual(['4', '0:03', '23', '147']);
+    expect(screen.getByRole('img', { name: 'Line chart of Battery (%), Power (kW) over time; axes: %, kW' })).toBeInTheDocument();
+    // The static header is not a series.
+    expect(box('DC FAST CHARGER')).toHaveClass('numerical-box--red');
+
+    await user.click(screen.getByRole('button', { name: 'Find the numbers' }));
+    expect(findResult()).toHaveTextContent('No new series found');
+    expect(within(selectedTable()).getAllByRole('row')).toHaveLength(3);
+
+    // A person can still change what was found: unlock and remove one, and find it again.
+    await user.click(screen.getByRole('button', { name: 'Unlock Power (kW)' }));
+    await user.click(screen.getByRole('button', { name: 'Remove Power (kW)' }));
+    await user.click(screen.getByRole('button', { name: 'Find the numbers' }));
+    expect(findResult()).toHaveTextContent('Found 1 series: Power (kW).');
+  });
+
+  it('says so when no number changes', async () => {
+    const view = chargerView(1);
+    renderView(view);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Find the numbers' }));
+    expect(findResult()).toHaveTextContent('No numbers that change over the video were found.');
+    expect(within(selectedTable()).queryAllByRole('row')).toHaveLength(0);
   });
 });

@@ -12,6 +12,8 @@ import { correctionsReducer, noCorrections } from './corrections';
 import { downloadFile } from '../../../../lib/download';
 import { FrameBlocksList } from './FrameBlocksList';
 import { ExportTable } from './ExportTable';
+import { FindNumbers } from './FindNumbers';
+import { findNewSeries } from './findSeries';
 import { HowToModal, HOW_TO_TITLE, howToOpensByItself } from './HowToModal';
 import { numericalWork, restoreNumericalWork } from './keptWork';
 import { SelectedBlocksTable } from './SelectedBlocksTable';
@@ -43,6 +45,7 @@ export default function NumericalView({ view, work }: ViewProps) {
     work,
     useMemo(() => numericalWork(selection.blocks, settings, corrections), [selection.blocks, settings, corrections]),
   );
+  const [found, setFound] = useState<string | null>(null);
 
   const times = useMemo(() => view.frames.map((f) => f.t), [view]);
   const exportFrames = useMemo(() => view.frames.map((f) => ({ t: f.t })), [view]);
@@ -95,6 +98,12 @@ export default function NumericalView({ view, work }: ViewProps) {
     else select({ type: 'added', id, seriesName: defaultSeriesName(box.detection.text), uniqueID: newUniqueID(selection.blocks) });
   };
 
+  const findNumbers = () => {
+    const outcome = findNewSeries(detections, tracking.tracks, tracks, rows.map((r) => ({ block: r.block, name: r.values.name })));
+    if (outcome.series.length > 0) select({ type: 'found', series: outcome.series });
+    setFound(outcome.message);
+  };
+
   const changeTracking = useCallback((next: TrackingSettings) => {
     setSettings(next);
     select({ type: 'trackingChanged' });
@@ -130,6 +139,7 @@ export default function NumericalView({ view, work }: ViewProps) {
           <TrackingSettingsPanel settings={settings} onChange={changeTracking} showConfidence={view.hasConfidence} live={view.frames.length < LIVE_SLIDER_LIMIT} />
         </div>
         <div className="stack numerical-side">
+          <FindNumbers onFind={findNumbers} message={found} />
           <SelectedBlocksTable
             rows={rows}
             frameCount={view.frames.length}

@@ -88,4 +88,22 @@ describe('selected blocks', () => {
       expect(id).toBeLessThanOrEqual(9999);
     }
   });
+  it('adds every found series at once, locked with its frames, and not twice', () => {
+    const settings = { seriesName: 'Battery (%)', numbersOnly: true, wordsToRemove: 'Battery', charactersToRemove: '', characterToSplit: '', keepSplitItem: 0 };
+    const picked = run([{ type: 'added', id: 'block-1-3', seriesName: 'Power Block', uniqueID: 1111 }]);
+    const found: SelectionAction = {
+      type: 'found',
+      series: [
+        { originalId: 'block-1-2', points, settings, uniqueID: 2222 },
+        { originalId: 'block-1-3', points, settings: { ...settings, seriesName: 'Power (kW)' }, uniqueID: 3333 },
+      ],
+    };
+    const state = run([found], picked);
+    // The Power block was already selected: only Battery is added, locked, and the open editor stays open.
+    expect(state.blocks.map((b) => b.uniqueID)).toEqual([1111, 2222]);
+    expect(state.blocks[1]).toEqual({ id: 'locked-2222', originalId: 'block-1-2', locked: true, uniqueID: 2222, points, total: 2, settings });
+    expect(state.editing).toBe(1111);
+    // Found again: nothing changes.
+    expect(run([found], state)).toBe(state);
+  });
 });

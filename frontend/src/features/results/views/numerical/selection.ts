@@ -7,7 +7,9 @@ import { defaultBlockSettings, type BlockSettings, type TrackPoint } from '@fram
  *   removed);
  * - Unlock makes it follow tracking again under its original id;
  * - Remove deletes an unlocked block (a locked one is not offered it, and stays);
- * - new tracking settings drop every unlocked block and close editing; locked blocks stay as they were.
+ * - new tracking settings drop every unlocked block and close editing; locked blocks stay as they were;
+ * - Find the numbers adds every series it found at once, locked and named (one step), leaving out any tracked
+ *   block already selected.
  */
 
 export interface SelectedBlock {
@@ -42,13 +44,22 @@ export type SelectionAction =
   | { type: 'locked'; uniqueID: number; points: TrackPoint[] | null }
   | { type: 'unlocked'; uniqueID: number }
   | { type: 'removed'; uniqueID: number }
-  | { type: 'trackingChanged' };
+  | { type: 'trackingChanged' }
+  | { type: 'found'; series: FoundBlock[] };
+
+/** A series Find the numbers found, ready to add locked: the tracked block it starts from, its frames and cleaning. */
+export interface FoundBlock {
+  originalId: string;
+  points: TrackPoint[];
+  settings: BlockSettings;
+  uniqueID: number;
+}
 
 export const UNIQUE_ID_MIN = 1000;
 export const UNIQUE_ID_MAX = 9999;
 
 /** A random integer 1000..9999 that no selected block has yet. */
-export function newUniqueID(blocks: readonly SelectedBlock[], random: () => number = Math.random): number {
+export function newUniqueID(blocks: readonly Pick<SelectedBlock, 'uniqueID'>[], random: () => number = Math.random): number {
   const taken = new Set(blocks.map((b) => b.uniqueID));
   for (;;) {
     const id = UNIQUE_ID_MIN + Math.floor(random() * (UNIQUE_ID_MAX - UNIQUE_ID_MIN + 1));
@@ -104,5 +115,12 @@ export function selectionReducer(state: SelectionState, action: SelectionAction)
     }
     case 'trackingChanged':
       return { blocks: state.blocks.filter((b) => b.locked), editing: null };
+    case 'found': {
+      const taken = new Set(state.blocks.flatMap((b) => [b.id, b.originalId]));
+      const added = action.series
+        .filter((f) => !taken.has(f.originalId))
+        .map((f): SelectedBlock => ({ id: `locked-${f.uniqueID}`, originalId: f.originalId, locked: true, uniqueID: f.uniqueID, points: f.points, total: f.points.length, settings: f.settings }));
+      return added.length === 0 ? state : { ...state, blocks: [...state.blocks, ...added] };
+    }
   }
 }
