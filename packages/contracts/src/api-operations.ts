@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { checkoutRequestSchema, checkoutResponseSchema, checkoutSessionIdSchema, checkoutSessionSchema, getUserDataResponseSchema, publicConfigSchema, stripeEventSchema } from './billing.js';
+import { createApiTokenRequestSchema, createApiTokenResponseSchema, listApiTokensResponseSchema } from './api-tokens.js';
 import { uploadIdSchema } from './common.js';
 import { systemHealthSchema } from './gateway.js';
 import {
@@ -17,6 +18,7 @@ import {
   refreshResponseSchema,
   signupRequestSchema,
 } from './identity.js';
+import { keptWorkResponseSchema, keptWorkViewSchema, saveKeptWorkRequestSchema, saveKeptWorkResponseSchema } from './kept-work.js';
 import { uploadDetailsOldResponseSchema, uploadDetailsQuerySchema, uploadDetailsResponseSchema } from './results.js';
 import {
   deleteUploadsRequestSchema,
@@ -30,6 +32,7 @@ import {
   uploadCompleteResponseSchema,
   uploadStatusResponseSchema,
 } from './uploads.js';
+import { createWebhookRequestSchema, createWebhookResponseSchema, listWebhooksResponseSchema, webhookDeliverySchema, webhookIdSchema } from './webhooks.js';
 
 /*
  * What each public endpoint takes and answers, for the OpenAPI description (openapi.ts). Keyed by the method and the
@@ -78,6 +81,7 @@ export const API_TAGS = {
   auth: 'Sign-in and account',
   uploads: 'Uploads',
   results: 'Results',
+  webhooks: 'Webhooks',
   credits: 'Credits and profile',
   system: 'System',
 } as const;
@@ -171,6 +175,29 @@ export const API_OPERATIONS: Record<string, ApiOperation> = {
     responses: { 302: { description: 'To the app\'s /login page.', headers: { Location: '/login#idToken=...&refreshToken=...&expiresIn=...&firstLogin=... or /login#error=...&message=...' } } },
   },
 
+  'GET /api/auth/api-tokens': {
+    tag: 'auth',
+    summary: 'Lists your personal API tokens (never their text), with their scope and last use.',
+    description: 'Managing tokens needs a browser session\'s access token: a personal token cannot list, create or revoke tokens.',
+    responses: ok('Your tokens and how many you may hold.', 'ApiTokenList', listApiTokensResponseSchema),
+    errors: { 401: 'Not a session\'s access token (auth/session-required).' },
+  },
+  'POST /api/auth/api-tokens': {
+    tag: 'auth',
+    summary: 'Creates a personal API token; its text is in this answer only.',
+    description: 'Send it as `Authorization: Bearer <token>` wherever a session token is accepted. Scope `read` reads uploads and results; `upload` also starts and deletes uploads.',
+    body: { ...named('CreateApiTokenRequest', createApiTokenRequestSchema), example: { name: 'Lab notebook', scope: 'upload' } },
+    responses: { 201: { description: 'The token (shown once) and its entry.', json: named('CreateApiTokenResponse', createApiTokenResponseSchema) } },
+    errors: { 400: INVALID_BODY, 401: 'Not a session\'s access token (auth/session-required).', 409: 'You hold the most tokens allowed: revoke one first.' },
+  },
+  'DELETE /api/auth/api-tokens/:id': {
+    tag: 'auth',
+    summary: 'Revokes a personal API token; it stops working within seconds.',
+    params: { id: { description: 'The token\'s id (from the list).', schema: z.uuid() } },
+    responses: noContent('Revoked.'),
+    errors: { 401: 'Not a session\'s access token (auth/session-required).', 404: 'No such token on your account.' },
+  },
+
   // ---------------------------------------------------------------- uploads
   'POST /api/getUploadURL': {
     tag: 'uploads',
@@ -249,6 +276,57 @@ export const API_OPERATIONS: Record<string, ApiOperation> = {
     query: uploadDetailsQuerySchema,
     responses: ok('The upload data, results and frame URLs.', 'UploadDetailsOldResponse', uploadDetailsOldResponseSchema),
     errors: { 400: 'The mode is not one of the views.', 404: NOT_FOUND },
+  },
+
+  'GET /api/uploads/:id/work/:view': {
+    tag: 'results',
+    summary: 'Your saved work in one results view of an upload (series, boxes, filters, template); the demo\'s too.',
+    params: { ...uploadIdParam, view: { description: 'The results view.', schema: keptWorkViewSchema } },
+    responses: ok('The kept work: revision 0 and document null when nothing is kept.', 'KeptWorkResponse', keptWorkResponseSchema),
+    errors: { 400: 'The view is not one of presentation, numerical, region or scroll.', 404: NOT_FOUND, 410: 'The upload was deleted.' },
+  },
+  'PUT /api/uploads/:id/work/:view': {
+    tag: 'results',
+    summary: 'Saves your work in one results view, on top of the revision you last read or saved.',
+    params: { ...uploadIdParam, view: { description: 'The results view.', schema: keptWorkViewSchema } },
+    body: named('SaveKeptWorkRequest', saveKeptWorkRequestSchema),
+    responses: ok('Saved as the next revision.', 'SaveKeptWorkResponse', saveKeptWorkResponseSchema),
+    errors: {
+      400: 'The document is not the view\'s shape (work/invalid-document names the field).',
+      404: NOT_FOUND,
+      409: 'Another tab saved since your revision (work/stale): read it again.',
+      410: 'The upload was deleted.',
+      413: 'The document is over 256 KB (work/too-large).',
+    },
+  },
+
+  // ---------------------------------------------------------------- webhooks
+  'GET /api/webhooks': {
+    tag: 'webhooks',
+    summary: 'Lists your webhooks (never their secrets) and their recent deliveries with the answers they got.',
+    responses: ok('Your webhooks and recent deliveries, newest first.', 'WebhookList', listWebhooksResponseSchema),
+  },
+  'POST /api/webhooks': {
+    tag: 'webhooks',
+    summary: 'Registers an HTTPS URL to receive signed upload.processed and upload.failed events; the signing secret is in this answer only.',
+    description: 'Each POST carries `FrameText-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the secret>`; docs/webhooks.md shows how to check it. Addresses in private, loopback or the product\'s own networks are refused.',
+    body: { ...named('CreateWebhookRequest', createWebhookRequestSchema), example: { url: 'https://lab.example.org/frametext-events' } },
+    responses: { 201: { description: 'The webhook and its secret (shown once).', json: named('CreateWebhookResponse', createWebhookResponseSchema) } },
+    errors: { 400: 'The URL is not an HTTPS address that resolves to a public host.', 409: 'You have the most webhooks allowed: delete one first.' },
+  },
+  'DELETE /api/webhooks/:id': {
+    tag: 'webhooks',
+    summary: 'Deletes a webhook; events still on their way to it are dropped.',
+    params: { id: { description: 'The webhook id.', schema: webhookIdSchema } },
+    responses: noContent('Deleted.'),
+    errors: { 404: 'No such webhook on your account.' },
+  },
+  'POST /api/webhooks/:id/test': {
+    tag: 'webhooks',
+    summary: 'Sends a signed webhook.test event to a webhook now.',
+    params: { id: { description: 'The webhook id.', schema: webhookIdSchema } },
+    responses: { 202: { description: 'Queued: the delivery, pending until the receiver answers.', json: named('WebhookDelivery', webhookDeliverySchema) } },
+    errors: { 404: 'No such webhook on your account.' },
   },
 
   // ---------------------------------------------------------------- credits and profile
