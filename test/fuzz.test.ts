@@ -4,6 +4,7 @@
 // token. Every answer must be a 4xx (a 2xx where the variant is harmless, such as extra fields) with a JSON error
 // body and no stack trace, never a 5xx; and none of them may hold the user's credits.
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CREDIT_PACK_SIZES } from '@frametext/contracts';
@@ -342,7 +343,9 @@ interface Outcome {
   error?: string;
 }
 
-const STACK_TRACE = /\n\s+at |\bat .+:\d+:\d+|node_modules|\/work\/|\.[jt]s:\d+/;
+/** Where this checkout sits on disk: an answer naming it leaks a server path. */
+const CHECKOUT = fileURLToPath(new URL('..', import.meta.url));
+const STACK_TRACE = new RegExp(`\\n\\s+at |\\bat .+:\\d+:\\d+|node_modules|${CHECKOUT.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}|\\.[jt]s:\\d+`);
 
 /** What is wrong with an answer, or undefined when nothing is. */
 function problemWith(o: Outcome): string | undefined {

@@ -11,7 +11,8 @@ import type { SelectionState } from './selection';
  */
 
 export function numericalWork(blocks: SelectionState['blocks'], tracking: TrackingSettings, corrections: CorrectionsState): NumericalWork {
-  return { version: 1, tracking: { ...tracking }, blocks: blocks.map((b) => ({ ...b, settings: { ...b.settings } })), corrections };
+  // Without corrections the document is the one kept before proofreading existed, so opening such work saves nothing.
+  return { version: 1, tracking: { ...tracking }, blocks: blocks.map((b) => ({ ...b, settings: { ...b.settings } })), ...(Object.keys(corrections).length > 0 ? { corrections } : {}) };
 }
 
 export interface RestoredNumerical {
