@@ -155,7 +155,7 @@ test('a 360-frame upload opens and stays responsive while the frame and the trac
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 20 });
     await page.mouse.up();
   }
-  for (let i = 0; i < 5; i++) await page.getByRole('button', { name: 'Next' }).click();
+  for (let i = 0; i < 5; i++) await page.getByRole('button', { name: 'Next', exact: true }).click();
   await page.getByRole('button', { name: `Lock ${power}` }).click();
   await press(page.getByRole('slider', { name: 'Similarity Requirement' }), 'ArrowRight', 4);
   await press(page.getByRole('slider', { name: 'Allowable Disappearance' }), 'ArrowRight', 3);
