@@ -53,21 +53,23 @@ export interface PipelineStack {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
+/**
+ * A free port, held until `release` (just before the gateway listens on it): the services started in between take
+ * ports of their own (port 0), and so do parallel test files; a port let go early can be one of theirs by then.
+ */
+async function reservePort(): Promise<{ port: number; release(): Promise<void> }> {
+  const srv = createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const { port } = srv.address() as { port: number };
+  return { port, release: () => new Promise<void>((resolve) => srv.close(() => resolve())) };
 }
 
 export async function startPipelineStack(env: Record<string, string> = {}): Promise<PipelineStack> {
   const id = uniqueName('pipe');
   const google = await new FakeGoogle().start();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'frametext-pipeline-'));
-  const gatewayPort = await freePort();
+  const reserved = await reservePort();
+  const gatewayPort = reserved.port;
   const base = `http://127.0.0.1:${gatewayPort}`;
   const shared: Record<string, string> = {
     NODE_ENV: 'test',
@@ -128,6 +130,7 @@ export async function startPipelineStack(env: Record<string, string> = {}): Prom
     RESULTS_URL: url(results),
   });
   const gateway: Gateway = createGateway(gatewayConfig, { logger: testLogger('gateway') });
+  await reserved.release();
   const server: RunningServer = await listen(gateway.app, gatewayPort, '127.0.0.1', serverTimeouts(gatewayConfig));
   gateway.start();
 
