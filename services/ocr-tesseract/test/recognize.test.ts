@@ -146,6 +146,42 @@ describe('recognizeFrame with the real tesseract', () => {
     expect(third.texts).not.toContain('Power');
   });
 
+  it('reads a dashboard\'s changing values in small crops, each where it changed, and keeps every other value', async () => {
+    const dashboard = async (name: string, power: string, elapsed: string) => {
+      const path = join(dir, `${name}.jpg`);
+      await makeFrame(path, {
+        width: 1280,
+        height: 720,
+        background: '0x101820',
+        texts: [
+          { text: 'Speed', x: 80, y: 120, size: 40, color: '0xbbbbbb' },
+          { text: power, x: 420, y: 100, size: 80, color: 'white' },
+          { text: 'Voltage', x: 80, y: 320, size: 40, color: '0xbbbbbb' },
+          { text: '398 V', x: 420, y: 300, size: 80, color: 'white' },
+          { text: 'Elapsed', x: 80, y: 520, size: 40, color: '0xbbbbbb' },
+          { text: elapsed, x: 420, y: 500, size: 80, color: 'white' },
+        ],
+      });
+      return readFile(path);
+    };
+    const sizes: number[] = [];
+    const counting = (pgm: Buffer) => {
+      const [, w, h] = /^P[56]\n(\d+) (\d+)\n/.exec(pgm.subarray(0, 32).toString('latin1'))!;
+      sizes.push(Number(w) * Number(h));
+      return read(pgm);
+    };
+    const memories = new FrameMemories<Candidate>();
+    const next = async (image: Buffer) => (await recognizeFrame(image, options('auto'), counting, 'numerical', memories.of('upload-3'))).detections.map((d) => d.text);
+    await next(await dashboard('e1', '1450 rpm', '12 min'));
+    sizes.length = 0;
+    // Speed and Elapsed change, far apart; the voltage between them does not.
+    const second = await next(await dashboard('e2', '1460 rpm', '13 min'));
+    expect(second).toEqual(expect.arrayContaining(['Speed', '1460 rpm', 'Voltage', '398 V', 'Elapsed', '13 min']));
+    expect(second).not.toContain('1450 rpm');
+    expect(sizes).toHaveLength(2);
+    for (const pixels of sizes) expect(pixels).toBeLessThan((1280 * 720) / 8);
+  });
+
   it('reads a slide shown on several frames once', async () => {
     const path = join(dir, 'slide.jpg');
     await makeFrame(path, { width: 960, height: 540, background: 'white', texts: [{ text: 'Quarterly results', x: 60, y: 60, size: 52, color: 'black' }, { text: 'Revenue grew 12 percent', x: 60, y: 200, size: 36, color: 'black' }] });

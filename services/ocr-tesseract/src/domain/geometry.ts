@@ -33,6 +33,13 @@ export function unionBox(boxes: readonly Box[]): Box {
   return { left, top, width: right - left, height: bottom - top };
 }
 
+/** A box grown by `by` on every side, kept inside the frame. */
+export function grow(b: Box, by: number, width: number, height: number): Box {
+  const left = Math.max(0, b.left - by);
+  const top = Math.max(0, b.top - by);
+  return { left, top, width: Math.min(width, b.left + b.width + by) - left, height: Math.min(height, b.top + b.height + by) - top };
+}
+
 /** A box that cannot be text on this image (text-analysis's isImplausibleWordBox, in Tesseract's box terms). */
 export function isAbsurdBox(b: Box, imageWidth: number, imageHeight: number): boolean {
   return isImplausibleWordBox({ x: b.left, y: b.top, w: b.width, h: b.height }, imageWidth, imageHeight);

@@ -21,6 +21,8 @@ export interface PreparedFrame {
   brightPixels: Buffer;
   /** Black where the frame is near-white (every channel >= threshold), white elsewhere, as PGM. */
   whiteMask: Buffer;
+  /** The same mask, one byte a pixel with no header (to compare frames and crop). */
+  maskPixels: Buffer;
   /** Share of the frame's pixels that are near-white (0-1). */
   whiteShare: number;
   /**
@@ -38,16 +40,20 @@ export class FrameUnreadableError extends Error {
   }
 }
 
-/** A rectangle of the frame as the bare pass reads it: PPM from the RGB bytes when colourful, else PGM from the grey. */
-export function cropBare(frame: PreparedFrame, box: { left: number; top: number; width: number; height: number }): Buffer {
-  const channels = frame.colourful ? 3 : 1;
-  const pixels = frame.colourful ? frame.colourPixels : frame.greyPixels;
+/**
+ * A rectangle of one of the images the passes read: of the bare image (PPM from the RGB bytes when colourful, else
+ * PGM from the grey) or of the white mask (PGM).
+ */
+export function cropImage(frame: PreparedFrame, image: 'bare' | 'mask', box: { left: number; top: number; width: number; height: number }): Buffer {
+  const colour = image === 'bare' && frame.colourful;
+  const channels = colour ? 3 : 1;
+  const pixels = image === 'mask' ? frame.maskPixels : colour ? frame.colourPixels : frame.greyPixels;
   const out = Buffer.allocUnsafe(box.width * box.height * channels);
   for (let y = 0; y < box.height; y++) {
     const from = ((box.top + y) * frame.width + box.left) * channels;
     pixels.copy(out, y * box.width * channels, from, from + box.width * channels);
   }
-  return netpbm(frame.colourful ? 'P6' : 'P5', box.width, box.height, out);
+  return netpbm(colour ? 'P6' : 'P5', box.width, box.height, out);
 }
 
 /** A pixel whose channels spread by more than this is saturated (a colour, not a grey). */
@@ -95,6 +101,7 @@ export async function prepareFrame(image: Buffer, opts: { whiteThreshold: number
     if (near) white++;
   }
   const colourful = pixels > 0 && saturated / pixels >= COLOURFUL_SHARE;
+  const maskPixels = median3x3Binary(mask, width, height);
   // Busy pictures leave near-white specks in the mask, which Tesseract takes for text around the real words;
   // a 3x3 median removes specks and keeps strokes (a 5x5 one read slightly more but cost 10x the time).
   return {
@@ -105,7 +112,8 @@ export async function prepareFrame(image: Buffer, opts: { whiteThreshold: number
     colourPixels: data,
     greyPixels: grey,
     brightPixels: bright,
-    whiteMask: netpbm('P5', width, height, median3x3Binary(mask, width, height)),
+    whiteMask: netpbm('P5', width, height, maskPixels),
+    maskPixels,
     whiteShare: pixels > 0 ? white / pixels : 0,
     plainShare: plainShare(grey),
   };

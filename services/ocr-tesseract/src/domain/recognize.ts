@@ -1,8 +1,8 @@
 import type { Detection, MediaContent, Word } from '@frametext/contracts';
 import { mergeRuns, readableRuns, runCandidate, wantsMaskPass as sharedWantsMaskPass } from '@frametext/text-analysis';
-import { CELL, changedCells, touches, type MemoryHandle } from './frame-memory.js';
-import { boxArea, boxVertices, unionBox, type Box } from './geometry.js';
-import { cropBare, prepareFrame } from './preprocess.js';
+import { changedCells, patchPixels, readingAreas, touches, type MemoryHandle, type Reading } from './frame-memory.js';
+import { boxArea, boxVertices, grow, unionBox, type Box } from './geometry.js';
+import { cropImage, prepareFrame } from './preprocess.js';
 import { readSevenSegment, type SegmentWord } from './seven-segment.js';
 import { parseTsv, type TsvLine, type TsvWord } from './tsv.js';
 import type { WhiteMaskMode } from '../config.js';
@@ -45,15 +45,8 @@ export interface Candidate {
 
 /** How far from a word read this frame a changed cell may be and still be explained by it (pixels). */
 const EXPLAINED_MARGIN = 8;
-/** Past this share of the frame, the changes are read again with a whole bare pass. */
+/** Past this share of the frame, the changes are read again with a whole pass. */
 const REREAD_MAX_SHARE = 0.5;
-
-/** A box grown by `by` on every side, kept inside the frame. */
-function grow(b: Box, by: number, width: number, height: number): Box {
-  const left = Math.max(0, b.left - by);
-  const top = Math.max(0, b.top - by);
-  return { left, top, width: Math.min(width, b.left + b.width + by) - left, height: Math.min(height, b.top + b.height + by) - top };
-}
 
 /** The share of `a` that `b` covers (0-1). */
 function overlapShare(a: Box, b: Box): number {
@@ -167,9 +160,10 @@ function toDetection(c: Candidate): Detection {
  * Reads one frame with the passes it needs: the bare pass on the grey frame alone when there is no white text to
  * look for; both passes on a plain background with some white on it (a dashboard); over a picture, the pass on the
  * near-white mask, and the bare one only if the mask had nothing. The passes' lines are merged without duplicates.
- * With a memory of the upload's last bare pass, the bare pass is not run again when every region that changed since
- * is explained by what the mask read this frame (a dashboard's values) or nothing changed (a slide shown for a
- * while): the runs of words it found where nothing changed are carried over, boxes and all.
+ * With a memory of the upload's last readings, each pass reads only the rectangles that changed since its last
+ * reading and carries over the runs of words it found elsewhere, boxes and all: a slide shown for a while is read
+ * once, and a dashboard's changing values are read in small crops. The bare pass also leaves out changes that this
+ * frame's mask reading explains (white values it read).
  */
 export async function recognizeFrame(
   image: Buffer,
@@ -183,60 +177,58 @@ export async function recognizeFrame(
   const segments = readSegments ? readSevenSegment({ width: frame.width, height: frame.height, bright: frame.brightPixels, grey: frame.greyPixels }) : [];
   const keepValues = mediaContent === 'numerical';
   const clean = (line: TsvLine) => cleanLine(line, frame.width, frame.height, opts.minWordConfidence, keepValues);
-  const read = async (pass: Pass) => parseTsv(await run(pass === 'bare' ? frame.bare : frame.whiteMask)).flatMap(clean);
+  /** What each pass compares frames by: the grey frame for the bare pass, the mask for the mask pass. */
+  const compared = (pass: Pass) => (pass === 'bare' ? frame.greyPixels : frame.maskPixels);
   const passes: Pass[] = [];
-  const readBare = async () => {
-    passes.push('bare');
-    const candidates = await read('bare');
-    memory?.remember({ width: frame.width, height: frame.height, pixels: frame.greyPixels, candidates });
+  const readWhole = async (pass: Pass) => {
+    passes.push(pass);
+    const candidates = parseTsv(await run(pass === 'bare' ? frame.bare : frame.whiteMask)).flatMap(clean);
+    memory?.remember(pass, { width: frame.width, height: frame.height, pixels: compared(pass), candidates });
     return candidates;
   };
-  /** What changed since the upload's last bare reading, when there is one to compare with. */
-  const sinceLastReading = async () => {
-    const previous = await memory?.previous();
-    if (!previous || previous.width !== frame.width || previous.height !== frame.height) return undefined;
-    return { previous, changed: changedCells(previous.pixels, frame.greyPixels, frame.width, frame.height) };
-  };
   /**
-   * The bare pass, sparing what did not change: the last reading's runs where nothing changed since, and a bare
-   * pass on just the rectangle around the changes that `readNow` (this frame's mask pass) does not account for
-   * (video compression blurs static text a little from frame to frame, so that rectangle is read again rather than
-   * trusted). The whole frame is read when there is nothing to compare with or the changes cover much of it.
+   * A pass that spares what did not change since its last reading (`last`): the runs of words it found where
+   * nothing changed are carried over, and the rectangles around the changes are read again, except changes next to
+   * a run in `explained` (this frame's mask reading). Video compression blurs static text a little from frame to
+   * frame, so a changed rectangle is read again rather than trusted. The whole frame is read when there is nothing
+   * to compare with or the changes cover much of it.
    */
-  const bareSince = async (since: Awaited<ReturnType<typeof sinceLastReading>>, readNow: Candidate[]) => {
-    if (!since) return readBare();
-    const boxes = readNow.map(runBox);
-    const unexplained = since.changed.filter((cell) => !boxes.some((b) => touches(cell, b, EXPLAINED_MARGIN)));
-    const kept = since.previous.candidates.filter((c) => !since.changed.some((cell) => touches(cell, runBox(c))));
-    if (unexplained.length === 0) return kept;
-    // The rectangle to read again: the unexplained cells, grown to hold whole any run of words they touch.
-    let area = grow(unionBox(unexplained), CELL, frame.width, frame.height);
-    for (const c of since.previous.candidates) if (touches(area, runBox(c))) area = unionBox([area, grow(runBox(c), 4, frame.width, frame.height)]);
-    if (area.width * area.height > REREAD_MAX_SHARE * frame.width * frame.height) return readBare();
-    passes.push('bare');
-    const reread = parseTsv(await run(cropBare(frame, area))).flatMap((line) => clean(shiftLine(line, area.left, area.top)));
-    return [...kept.filter((c) => !touches(area, runBox(c))), ...reread];
+  const readChanges = async (pass: Pass, last: Reading<Candidate> | undefined, explained: Candidate[] = []) => {
+    if (!last || last.width !== frame.width || last.height !== frame.height) return readWhole(pass);
+    const changed = changedCells(last.pixels, compared(pass), frame.width, frame.height);
+    const explainedBoxes = explained.map(runBox);
+    const unexplained = changed.filter((cell) => !explainedBoxes.some((b) => touches(cell, b, EXPLAINED_MARGIN)));
+    const unchanged = (c: Candidate) => !changed.some((cell) => touches(cell, runBox(c)));
+    if (unexplained.length === 0) return last.candidates.filter(unchanged);
+    const areas = readingAreas(unexplained, last.candidates.map(runBox), frame.width, frame.height);
+    if (areas.reduce((sum, a) => sum + boxArea(a), 0) > REREAD_MAX_SHARE * frame.width * frame.height) return readWhole(pass);
+    passes.push(pass);
+    const readArea = async (area: Box) => parseTsv(await run(cropImage(frame, pass, area))).flatMap((line) => clean(shiftLine(line, area.left, area.top)));
+    const reread = (await Promise.all(areas.map(readArea))).flat();
+    const outside = (c: Candidate) => !areas.some((a) => touches(a, runBox(c)));
+    memory?.remember(pass, {
+      width: frame.width,
+      height: frame.height,
+      pixels: patchPixels(last.pixels, compared(pass), frame.width, areas),
+      candidates: [...last.candidates.filter(outside), ...reread],
+    });
+    return [...last.candidates.filter((c) => outside(c) && unchanged(c)), ...reread];
   };
   const candidates: Candidate[] = [];
   try {
+    const last = await memory?.previous();
     if (!wantsMaskPass(opts.whiteMask, frame.whiteShare, mediaContent)) {
-      candidates.push(...(await bareSince(await sinceLastReading(), [])));
+      candidates.push(...(await readChanges('bare', last?.bare)));
     } else if (frame.plainShare >= PLAIN_BACKGROUND || opts.whiteMask === 'always') {
       // Text on a plain background: the bare pass reads every colour of it, the mask the white text more cleanly.
-      passes.push('mask');
-      const reading = read('mask');
-      reading.catch(() => undefined);
-      const since = await sinceLastReading();
-      const [mask, bare] = since ? [await reading, undefined] : await Promise.all([reading, readBare()]);
-      // Without an earlier reading to compare with, both at once, so they can share one Tesseract process.
-      const others = bare ?? (await bareSince(since, mask));
-      candidates.push(...preferMask(mask, others));
+      // Without earlier readings, both at once, so they can share one Tesseract process.
+      const [mask, bare] = last ? [await readChanges('mask', last.mask), undefined] : await Promise.all([readWhole('mask'), readWhole('bare')]);
+      candidates.push(...preferMask(mask, bare ?? (await readChanges('bare', last?.bare, mask))));
     } else {
       // White text over a picture: on the picture itself Tesseract reads texture, so the bare pass is spent only
       // when the mask gave nothing.
-      passes.push('mask');
-      candidates.push(...(await read('mask')));
-      if (candidates.length === 0) candidates.push(...(await readBare()));
+      candidates.push(...(await readChanges('mask', last?.mask)));
+      if (candidates.length === 0) candidates.push(...(await readWhole('bare')));
     }
   } finally {
     memory?.settle();
