@@ -160,9 +160,9 @@ function toDetection(c: Candidate): Detection {
  * Reads one frame with the passes it needs: the bare pass on the grey frame alone when there is no white text to
  * look for; both passes on a plain background with some white on it (a dashboard); over a picture, the pass on the
  * near-white mask, and the bare one only if the mask had nothing. The passes' lines are merged without duplicates.
- * With a memory of the upload's last readings, each pass reads only the rectangles that changed since its last
- * reading and carries over the runs of words it found elsewhere, boxes and all: a slide shown for a while is read
- * once, and a dashboard's changing values are read in small crops. The bare pass also leaves out changes that this
+ * With a memory of the upload's last readings, each pass on a plain background reads only the rectangles that
+ * changed since its last reading and carries over the runs of words it found elsewhere, boxes and all: a slide
+ * shown for a while is read once, and a dashboard's changing values are read in small crops. The bare pass also leaves out changes that this
  * frame's mask reading explains (white values it read).
  */
 export async function recognizeFrame(
@@ -226,8 +226,9 @@ export async function recognizeFrame(
       candidates.push(...preferMask(mask, bare ?? (await readChanges('bare', last?.bare, mask))));
     } else {
       // White text over a picture: on the picture itself Tesseract reads texture, so the bare pass is spent only
-      // when the mask gave nothing.
-      candidates.push(...(await readChanges('mask', last?.mask)));
+      // when the mask gave nothing. The mask is read whole: the picture's moving highlights leave specks in it all
+      // over, and crops cut among them read a value as `22.4 |` (84 % of the telemetry values against 97 %).
+      candidates.push(...(await readWhole('mask')));
       if (candidates.length === 0) candidates.push(...(await readWhole('bare')));
     }
   } finally {
