@@ -5,7 +5,10 @@ import {
   createApiTokenRequestSchema,
   exchangeApiTokenRequestSchema,
   type ApiTokenBudgetResponse,
-  type CreateApiTokenResponse, type ExchangeApiTokenResponse, type ListApiTokensResponse } from '@frametext/contracts';
+  type CreateApiTokenResponse,
+  type ExchangeApiTokenResponse,
+  type ListApiTokensResponse,
+} from '@frametext/contracts';
 import { AppError, parseBody, requireWorkload } from '@frametext/service-kit';
 import type { IdentityContext } from '../domain/context.js';
 import { createApiToken, exchangeApiToken, leaseApiTokenBudget, listApiTokens, revokeApiTokenOf } from '../domain/api-tokens.js';
