@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_TOKEN_PATTERN, API_TOKENS_PER_USER, createApiTokenResponseSchema, exchangeApiTokenResponseSchema, listApiTokensResponseSchema } from '@frametext/contracts';
 import type { RequestOptions } from '@frametext/service-kit/testing';
+import { runMaintenance } from '../src/domain/maintenance.js';
 import { GOOD_PASSWORD, freshIp, startIdentity, uniqueEmail, verifyWithJwks, type TestIdentity } from './helpers.js';
 
 let id: TestIdentity;
@@ -174,6 +175,13 @@ describe('the shared request budget (the gateway only)', () => {
     // Another token of the same person has its own budget.
     const other = createApiTokenResponseSchema.parse((await create(s.idToken, { name: 'other', scope: 'read' })).body);
     expect((await lease(other.apiToken.id, 10)).body.granted).toBe(10);
+
+    // Maintenance drops a budget idle long enough to be full again, and keeps one in use.
+    await id.db('api_token_budgets').where({ token_id: apiToken.id }).update({ refilled_at: new Date(Date.now() - 11 * 60_000) });
+    await runMaintenance(id.ctx);
+    expect(await id.db('api_token_budgets').where({ token_id: apiToken.id }).first()).toBeUndefined();
+    expect(await id.db('api_token_budgets').where({ token_id: other.apiToken.id }).first()).toBeDefined();
+    expect((await lease(apiToken.id, 11)).body.granted).toBe(10);
   });
 
   it('refuses a revoked or unknown token with the exchange’s 401, a caller that is not the gateway, and a bad body', async () => {
