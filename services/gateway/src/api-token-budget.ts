@@ -1,5 +1,6 @@
 import type { ApiTokenBudgetRequest, ApiTokenBudgetResponse } from '@frametext/contracts';
 import { AppError, perMinute, takeFromBucket, type BucketState, type Logger } from '@frametext/service-kit';
+import { MAX_ENTRIES, dropOlderThan } from './bounded-maps.js';
 
 /*
  * Each personal token's request budget, shared by every gateway replica. identity keeps the count (a token bucket in
@@ -36,9 +37,6 @@ interface Held {
   seenAt: number;
 }
 
-/** Tokens beyond which the maps drop the ones idle for a minute (a flood of tokens must not grow memory). */
-const MAX_ENTRIES = 10_000;
-
 export class ApiTokenBudget {
   /** This replica's own count of each token: the limit while identity cannot be asked (fail open to it). */
   private readonly local = new Map<string, BucketState>();
@@ -60,7 +58,7 @@ export class ApiTokenBudget {
     // Never stricter than the shared count (this replica's requests are a part of it); alone while identity is away.
     const now = this.now();
     const taken = takeFromBucket(this.local.get(tokenId), now, perMinute(this.opts.requestsPerMinute), 1);
-    if (!this.local.has(tokenId) && this.local.size >= MAX_ENTRIES) dropIdle(this.local, now - 60_000, (b) => b.at);
+    if (!this.local.has(tokenId) && this.local.size >= MAX_ENTRIES) dropOlderThan(this.local, now - 60_000, (b) => b.at);
     this.local.set(tokenId, taken.state);
     if (taken.granted === 0) this.refuse(taken.retryAfterMs, onRefused);
   }
@@ -84,7 +82,7 @@ export class ApiTokenBudget {
   private heldFor(tokenId: string, now: number): Held {
     let held = this.held.get(tokenId);
     if (!held) {
-      if (this.held.size >= MAX_ENTRIES) dropIdle(this.held, now - 60_000, (h) => (h.prefetching ? now : h.seenAt));
+      if (this.held.size >= MAX_ENTRIES) dropOlderThan(this.held, now - 60_000, (h) => (h.prefetching ? now : h.seenAt));
       held = { leased: 0, expiresAt: 0, giveBack: 0, refusedUntil: 0, prefetching: false, seenAt: now };
       this.held.set(tokenId, held);
     }
@@ -150,10 +148,4 @@ function expire(held: Held, now: number): void {
     held.giveBack += held.leased;
     held.leased = 0;
   }
-}
-
-function dropIdle<V>(map: Map<string, V>, before: number, timeOf: (v: V) => number): void {
-  for (const [key, value] of map) if (timeOf(value) < before) map.delete(key);
-  // Still full of fresh entries: drop the oldest half (Maps iterate in insertion order).
-  if (map.size >= MAX_ENTRIES) for (const key of [...map.keys()].slice(0, map.size / 2)) map.delete(key);
 }

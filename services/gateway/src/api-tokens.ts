@@ -8,6 +8,7 @@ import {
 } from '@frametext/contracts';
 import { AppError, traceHeaders, type Logger, type WorkloadCredentials } from '@frametext/service-kit';
 import { ApiTokenBudget } from './api-token-budget.js';
+import { MAX_ENTRIES, dropOlderThan } from './bounded-maps.js';
 
 /*
  * Personal API tokens at the door. The gateway trades a token at identity for a short-lived access token (a workload
@@ -38,9 +39,6 @@ const LEASE_MS = 5_000;
 const RETRY_IDENTITY_MS = 5_000;
 
 type Exchange = { at: number; answer: Promise<ExchangeApiTokenResponse> };
-
-/** Entries beyond which the caches drop their stale entries (a flood of made-up tokens must not grow memory). */
-const MAX_ENTRIES = 10_000;
 
 export class ApiTokenGate {
   private readonly exchanges = new Map<string, Exchange>();
@@ -125,10 +123,4 @@ const keyOf = (presented: string) => createHash('sha256').update(presented).dige
 
 function unavailable(cause: unknown): AppError {
   return new AppError(503, 'gateway/api-tokens-unavailable', 'API tokens cannot be checked right now. Please try again shortly.', { cause });
-}
-
-function dropOlderThan<V>(map: Map<string, V>, before: number, timeOf: (v: V) => number): void {
-  for (const [key, value] of map) if (timeOf(value) < before) map.delete(key);
-  // Still full of fresh entries: drop the oldest half (Maps iterate in insertion order).
-  if (map.size >= MAX_ENTRIES) for (const key of [...map.keys()].slice(0, map.size / 2)) map.delete(key);
 }
