@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chargerValues, makeChargerVideo } from '@frametext/sample-media';
+import { chargerValues, makeChargerVideo, makePhotoSeries } from '@frametext/sample-media';
 import { startPipelineStack, type PipelineStack } from './support/pipeline-stack.js';
 
 const REQUESTS_PER_MINUTE = 60;
@@ -77,6 +77,54 @@ describe('a script with an upload token', () => {
     // Deleting it with their token deletes nothing of the owner's.
     await stack.api('POST', '/deleteUploads', { uploads: [uploadID], deleteUploads: true }, stranger.apiToken);
     expect((await stack.api('GET', `/getUploadDetails/${uploadID}`, undefined, owner.apiToken)).status).toBe(200);
+  }, 180_000);
+});
+
+describe("the spec's upload request, exactly", () => {
+  it('a photo series sent with isVideo false and its capture times, naming no files, gets one address per photo and is read in capture-time order', async () => {
+    const owner = await personWithToken('upload');
+    const photos = await makePhotoSeries({
+      dir,
+      photos: [
+        { name: 'board-late.jpg', lines: ['Later board'], capturedAt: new Date('2024-05-01T10:20:00Z') },
+        { name: 'board-early.jpg', lines: ['Earlier board'], capturedAt: new Date('2024-05-01T10:00:00Z') },
+      ],
+    });
+    // Every field the spec's upload request has, as the spec gives them for photos; no `kind`, no `files`.
+    const specRequest = {
+      isVideo: false,
+      timestamps: [Date.parse('2024-05-01T10:20:00Z'), Date.parse('2024-05-01T10:00:00Z')],
+      sortPreference: 'timestamp',
+      targetFrameRate: null,
+      mimeType: 'image/jpeg',
+      uploadName: 'Boards from a script',
+      mediaContent: 'numerical',
+      originalLanguage: null,
+      targetLanguage: null,
+      youtubeLink: null,
+      ocrType: 'server',
+    };
+    const url = await stack.api('POST', '/getUploadURL', specRequest, owner.apiToken);
+    expect(url.status).toBe(200);
+    expect(url.body.urls).toHaveLength(2);
+    const uploadID = url.body.uploadID as string;
+    for (const [i, photo] of photos.entries()) {
+      expect((await fetch(url.body.urls[i], { method: 'PUT', body: await readFile(photo.path), headers: { 'content-type': 'image/jpeg' } })).status).toBe(200);
+    }
+    expect((await stack.api('POST', '/uploadComplete', { uploadID }, owner.apiToken)).status).toBe(200);
+    expect((await follow(owner.apiToken, uploadID)).status).toBe('processed');
+    const details = await stack.api('GET', `/getUploadDetails/${uploadID}?mode=numerical`, undefined, owner.apiToken);
+    expect(details.body.uploadData).toMatchObject({ uploadName: 'Boards from a script', isVideo: false, sortPreference: 'timestamp', mimeType: 'image/jpeg' });
+    const texts = (details.body.results.ocrResults as { detections: { text: string }[] }[]).map((f) => f.detections.map((d) => d.text).join(' '));
+    expect(texts).toHaveLength(2);
+    expect(texts[0]).toContain('Earlier');
+    expect(texts[1]).toContain('Later');
+
+    // Without capture times there is nothing to name the photos by: a 400 that says what to send.
+    const { timestamps: _t, ...withoutTimes } = specRequest;
+    const refused = await stack.api('POST', '/getUploadURL', withoutTimes, owner.apiToken);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toContain("files must list each photo with its name, type and lastModified (or send timestamps: each photo's capture time)");
   }, 180_000);
 });
 

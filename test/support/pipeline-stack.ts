@@ -1,7 +1,10 @@
 // Every service of the pipeline started in-process on the real Postgres and RabbitMQ, behind a real gateway,
 // isolated from other test files by its own exchange, queue names, schemas and storage folder.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createDb, listen, parseConfig, serverTimeouts, startService, type BaseConfig, type Knex, type ObjectStorage, type RunningServer, type ServiceDefinition } from '@frametext/service-kit';
@@ -42,6 +45,11 @@ export interface PipelineStack {
   addOcrWorker(): Promise<Stoppable>;
   /** The local fake of Google's Vision and Translation APIs that the Cloud AI worker (ocr-cloud) calls. */
   google: FakeGoogle;
+  /**
+   * Starts one more gateway replica, as its own process (the built services/gateway/dist/main.js), with the same
+   * settings as the first and in front of the same services; answers its base URL. Stopped with the stack.
+   */
+  addGatewayProcess(): Promise<string>;
   /** Stops every OCR worker: frames wait in their queue until addOcrWorker, so an upload stays mid-processing. */
   stopOcrWorkers(): Promise<void>;
   /** The results service's use-case context (its scheduled jobs can be run with a chosen clock). */
@@ -118,9 +126,8 @@ export async function startPipelineStack(env: Record<string, string> = {}): Prom
   const views = new Map<string, Knex>();
 
   const url = (r: Stoppable) => `http://127.0.0.1:${r.port}`;
-  const gatewayConfig = parseConfig(gatewayConfigSchema, {
+  const gatewayEnv: Record<string, string> = {
     ...shared,
-    PORT: String(gatewayPort),
     HOST: '127.0.0.1',
     UPLOAD_URL: url(upload),
     FRAME_EXTRACTION_URL: url(frames),
@@ -128,11 +135,19 @@ export async function startPipelineStack(env: Record<string, string> = {}): Prom
     OCR_CLOUD_URL: url(cloud),
     BILLING_URL: url(billing),
     RESULTS_URL: url(results),
-  });
+  };
+  const gatewayConfig = parseConfig(gatewayConfigSchema, { ...gatewayEnv, PORT: String(gatewayPort) });
   const gateway: Gateway = createGateway(gatewayConfig, { logger: testLogger('gateway') });
   await reserved.release();
   const server: RunningServer = await listen(gateway.app, gatewayPort, '127.0.0.1', serverTimeouts(gatewayConfig));
   gateway.start();
+
+  const gatewayProcesses: Stoppable[] = [];
+  const addGatewayProcess = async (): Promise<string> => {
+    const replica = await startGatewayProcess(gatewayEnv);
+    gatewayProcesses.push(replica);
+    return `http://127.0.0.1:${replica.port}`;
+  };
 
   const calls: RecordedCall[] = [];
   const api: PipelineStack['api'] = async (method, route, body, token, headers = {}) => {
@@ -161,6 +176,7 @@ export async function startPipelineStack(env: Record<string, string> = {}): Prom
     api,
     calls,
     addOcrWorker,
+    addGatewayProcess,
     google,
     async stopOcrWorkers() {
       for (const worker of ocrWorkers.splice(0)) await worker.stop();
@@ -191,6 +207,7 @@ export async function startPipelineStack(env: Record<string, string> = {}): Prom
     },
     async stop() {
       for (const view of views.values()) await view.destroy();
+      for (const replica of gatewayProcesses) await replica.stop();
       await server.close();
       await gateway.close();
       for (const r of running.reverse()) await r.stop().catch(() => undefined);
@@ -198,6 +215,44 @@ export async function startPipelineStack(env: Record<string, string> = {}): Prom
       await deleteBrokerObjects(shared.BUS_EXCHANGE!, ['identity', 'billing', 'upload', 'results', 'frame-extraction', 'ocr-tesseract', 'ocr-cloud'].map((s) => `${id}_${s}`));
       await dropSchemas(`${id}_`);
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const gatewayMain = fileURLToPath(new URL('../../services/gateway/dist/main.js', import.meta.url));
+
+/** The built gateway in a process of its own on a port of its choosing, read from its "gateway ready" log line. */
+async function startGatewayProcess(env: Record<string, string>): Promise<Stoppable> {
+  const child = spawn(process.execPath, [gatewayMain], {
+    env: { PATH: process.env.PATH ?? '', ...env, PORT: '0', METRICS_PORT: 'off', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const lines = createInterface({ input: child.stdout });
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the second gateway did not start within 30 s')), 30_000);
+    void exited.then((code) => reject(new Error(`the second gateway exited with ${code} (is services/gateway built?)`)));
+    lines.on('line', (line) => {
+      const entry = (() => {
+        try {
+          return JSON.parse(line) as { msg?: string; port?: number };
+        } catch {
+          return {};
+        }
+      })();
+      if (entry.msg === 'gateway ready' && typeof entry.port === 'number') {
+        clearTimeout(timer);
+        resolve(entry.port);
+      }
+    });
+  });
+  // Keep reading its log so a full pipe never blocks it.
+  lines.on('line', () => undefined);
+  return {
+    port,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
     },
   };
 }

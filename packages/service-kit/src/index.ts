@@ -17,6 +17,7 @@ export * from './storage/types.js';
 export * from './storage/index.js';
 export * from './runtime.js';
 export * from './limiter.js';
+export * from './token-bucket.js';
 export * from './host/cpu-budget.js';
 export * from './metrics/definitions.js';
 export * from './metrics/server.js';

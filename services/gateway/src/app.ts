@@ -59,13 +59,18 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
     ? new RevokedSessions(httpRevocationSource(feed, new WorkloadCredentials(config.SERVICE_TOKEN_SECRET, 'gateway')), config.REVOCATIONS_POLL_MS, logger)
     : undefined;
   const verifier = createAccessTokenVerifier(accessTokenSettings(config), revoked);
-  const apiTokens = new ApiTokenGate({
-    exchangeUrl: new URL('/internal/api-tokens/exchange', config.IDENTITY_URL).toString(),
-    credentials: new WorkloadCredentials(config.SERVICE_TOKEN_SECRET, 'gateway'),
-    cacheMs: config.API_TOKEN_CACHE_MS,
-    requestsPerMinute: config.API_TOKEN_REQUESTS_PER_MINUTE,
-    timeoutMs: config.API_TOKEN_EXCHANGE_TIMEOUT_MS,
-  });
+  const apiTokens = new ApiTokenGate(
+    {
+      exchangeUrl: new URL('/internal/api-tokens/exchange', config.IDENTITY_URL).toString(),
+      budgetUrl: new URL('/internal/api-tokens/budget', config.IDENTITY_URL).toString(),
+      credentials: new WorkloadCredentials(config.SERVICE_TOKEN_SECRET, 'gateway'),
+      cacheMs: config.API_TOKEN_CACHE_MS,
+      requestsPerMinute: config.API_TOKEN_REQUESTS_PER_MINUTE,
+      exchangeTimeoutMs: config.API_TOKEN_EXCHANGE_TIMEOUT_MS,
+      budgetTimeoutMs: config.API_TOKEN_BUDGET_TIMEOUT_MS,
+    },
+    logger,
+  );
   const proxy = createProxy({ timeoutMs: config.PROXY_TIMEOUT_MS, bodyLimitBytes: config.API_BODY_LIMIT_BYTES, body: { totalMs: config.API_BODY_TIMEOUT_MS } });
   const storage = config.STORAGE_DRIVER === 'fs' ? createStorage(config) : undefined;
   const storeProxy = createProxy({
@@ -141,7 +146,7 @@ function apiRoutes(config: GatewayConfig, verifier: AccessTokenVerifier, apiToke
 
 /**
  * A request signed with a personal API token: the token must be live (401 otherwise, not the SPA's 403: scripts
- * hold these), within its request budget (429 with Retry-After) and hold the scope the route needs (403). The access
+ * hold these), within its request budget shared by every gateway replica (429 with Retry-After) and hold the scope the route needs (403). The access
  * token identity exchanged it for replaces it in the forwarded request; it is verified here as any other, so a
  * token revoked since the exchange is refused as soon as the feed of ended sessions lists it.
  */
@@ -153,8 +158,7 @@ async function signedInWithApiToken(
   verifier: AccessTokenVerifier,
   apiTokens: ApiTokenGate,
 ): Promise<void> {
-  const grant = await apiTokens.exchange(presented);
-  apiTokens.spend(grant.tokenId, (seconds) => res.setHeader('retry-after', String(seconds)));
+  const grant = await apiTokens.admit(presented, (seconds) => res.setHeader('retry-after', String(seconds)));
   const authorization = `Bearer ${grant.accessToken}`;
   const user = await verifier.verify(authorization, 401);
   // identity's answer names the scope too, should the access token ever lack its claim.

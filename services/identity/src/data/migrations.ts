@@ -149,4 +149,16 @@ export const identityMigrations: Migration[] = [
       await db.raw('create index api_tokens_revoked_at on api_tokens (revoked_at) where revoked_at is not null');
     },
   },
+  {
+    name: '0007_api_token_budgets',
+    async up(db) {
+      // Each personal token's request budget, shared by every gateway replica (a token bucket: what it held at
+      // refilled_at, on the database's clock). A row idle for a minute is full, the same as no row.
+      await db.schema.createTable('api_token_budgets', (t) => {
+        t.uuid('token_id').primary().references('id').inTable('api_tokens').onDelete('CASCADE');
+        t.double('tokens').notNullable();
+        t.timestamp('refilled_at', { useTz: true }).notNullable();
+      });
+    },
+  },
 ];

@@ -1,4 +1,5 @@
 import type { IdentityContext } from './context.js';
+import { pruneIdleApiTokenBudgets } from '../data/api-token-budgets.js';
 import { pruneRevokedApiTokens } from '../data/api-tokens.js';
 import { pruneLoginAttempts } from '../data/login-attempts.js';
 import { pruneFlows } from '../data/oidc-flows.js';
@@ -25,6 +26,8 @@ export async function runMaintenance(ctx: IdentityContext): Promise<void> {
   await pruneDeletedUsers(ctx.db, new Date(now - revocationWindowMs(ctx.config)));
   // Likewise a revoked API token's row, which the feed lists until then.
   await pruneRevokedApiTokens(ctx.db, new Date(now - revocationWindowMs(ctx.config)));
+  // A budget untouched for a minute has refilled: its row says nothing no row would.
+  await pruneIdleApiTokenBudgets(ctx.db, new Date(now - 10 * 60_000));
 }
 
 /** Use case: make a new signing key active now (operators; tests). Tokens signed before stay valid until they expire. */

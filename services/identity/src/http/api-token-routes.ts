@@ -1,9 +1,17 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { createApiTokenRequestSchema, exchangeApiTokenRequestSchema, type CreateApiTokenResponse, type ExchangeApiTokenResponse, type ListApiTokensResponse } from '@frametext/contracts';
+import {
+  apiTokenBudgetRequestSchema,
+  createApiTokenRequestSchema,
+  exchangeApiTokenRequestSchema,
+  type ApiTokenBudgetResponse,
+  type CreateApiTokenResponse,
+  type ExchangeApiTokenResponse,
+  type ListApiTokensResponse,
+} from '@frametext/contracts';
 import { AppError, parseBody, requireWorkload } from '@frametext/service-kit';
 import type { IdentityContext } from '../domain/context.js';
-import { createApiToken, exchangeApiToken, listApiTokens, revokeApiTokenOf } from '../domain/api-tokens.js';
+import { createApiToken, exchangeApiToken, leaseApiTokenBudget, listApiTokens, revokeApiTokenOf } from '../domain/api-tokens.js';
 import { countIpRequest } from '../domain/rate-limits.js';
 import { sessionOwner } from '../domain/session-access.js';
 
@@ -44,13 +52,21 @@ export function apiTokenRoutes(ctx: IdentityContext): Router {
   return router;
 }
 
-/** `/internal/api-tokens/exchange`: the gateway (workload token) trades a personal token for an access token. */
+/**
+ * `/internal/api-tokens/*`, for the gateway alone (workload token): `exchange` trades a personal token for an access
+ * token; `budget` leases requests from the token's budget that all gateway replicas share.
+ */
 export function apiTokenExchangeRoutes(ctx: IdentityContext): Router {
   const router = Router();
   router.post('/exchange', async (req, res) => {
     requireWorkload(req, 'identity', ['gateway']);
     const { token } = parseBody(exchangeApiTokenRequestSchema, req.body);
     const body: ExchangeApiTokenResponse = await exchangeApiToken(ctx, token);
+    res.set('cache-control', 'no-store').json(body);
+  });
+  router.post('/budget', async (req, res) => {
+    requireWorkload(req, 'identity', ['gateway']);
+    const body: ApiTokenBudgetResponse = await leaseApiTokenBudget(ctx, parseBody(apiTokenBudgetRequestSchema, req.body));
     res.set('cache-control', 'no-store').json(body);
   });
   return router;

@@ -1,0 +1,62 @@
+// A personal token's request budget holds across gateway replicas (issue 17): two gateways, the stack's own and a
+// second one in its own process, in front of the same identity and Postgres, count one budget per token.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startPipelineStack, type PipelineStack } from './support/pipeline-stack.js';
+
+const REQUESTS_PER_MINUTE = 10;
+let stack: PipelineStack;
+let gateways: string[];
+
+beforeAll(async () => {
+  stack = await startPipelineStack({ API_TOKEN_REQUESTS_PER_MINUTE: String(REQUESTS_PER_MINUTE) });
+  gateways = [stack.base, await stack.addGatewayProcess()];
+}, 120_000);
+
+afterAll(async () => {
+  await stack?.stop();
+}, 60_000);
+
+async function readWith(gateway: string, token: string): Promise<Response> {
+  return fetch(`${gateway}/api/getUserData`, { headers: { authorization: `Bearer ${token}` } });
+}
+
+it(`requests with one token spread over two gateways get 429 after ${REQUESTS_PER_MINUTE} in all, not twice as many, and the budget refills`, async () => {
+  const person = await stack.signUp();
+  const created = await stack.api('POST', '/auth/api-tokens', { name: 'two doors', scope: 'read' }, person.token);
+  expect(created.status).toBe(201);
+  const token = created.body.token as string;
+
+  const started = Date.now();
+  const statuses: number[] = [];
+  for (let i = 0; i < 2 * REQUESTS_PER_MINUTE + 4; i++) statuses.push((await readWith(gateways[i % 2]!, token)).status);
+  const seconds = (Date.now() - started) / 1000;
+  const served = statuses.filter((s) => s === 200).length;
+  // The budget refills one request every 6 s while the loop runs.
+  expect(served).toBeGreaterThanOrEqual(REQUESTS_PER_MINUTE);
+  expect(served).toBeLessThanOrEqual(REQUESTS_PER_MINUTE + Math.ceil(seconds / 6));
+  expect(statuses.slice(0, REQUESTS_PER_MINUTE)).toEqual(Array<number>(REQUESTS_PER_MINUTE).fill(200));
+  expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+
+  // Both doors refuse now, with the same answer as ever.
+  const refusals = await Promise.all(gateways.map((g) => readWith(g, token)));
+  for (const refused of refusals) {
+    expect(refused.status).toBe(429);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(6);
+    const body = (await refused.json()) as { error: { code: string; message: string; details: { retryAfterSeconds: number } } };
+    expect(body.error.code).toBe('auth/api-token-rate-limited');
+    expect(body.error.message).toBe(`This API token made more than ${REQUESTS_PER_MINUTE} requests in a minute. Wait ${retryAfter} s and try again.`);
+  }
+
+  // Waiting as told lets a request through again, at either door.
+  const wait = Math.max(...refusals.map((r) => Number(r.headers.get('retry-after'))));
+  await new Promise((r) => setTimeout(r, wait * 1000 + 200));
+  const afterWait = await readWith(gateways[1]!, token);
+  expect(afterWait.status).toBe(200);
+
+  // Another token of the same person has a budget of its own; the person's browser session has none.
+  const other = await stack.api('POST', '/auth/api-tokens', { name: 'other', scope: 'read' }, person.token);
+  expect((await readWith(gateways[0]!, other.body.token as string)).status).toBe(200);
+  expect((await readWith(gateways[1]!, person.token)).status).toBe(200);
+}, 60_000);
