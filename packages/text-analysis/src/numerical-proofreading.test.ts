@@ -33,6 +33,38 @@ describe('unsure cells', () => {
     expect(sure(['20', '', '21', '', '22']).flat()).toEqual([]);
   });
 
+  it('flags two or three odd values in a row that the series returns from', () => {
+    // A charger's power falling 2 kW a frame; two frames read from the wrong box (the battery's 46, 47).
+    const power = ['150', '148', '146', '46', '47', '140', '138', '136'];
+    const reasons = sure(power);
+    expect(reasons[3]).toEqual(['jumps from 146 to 46, 47 and back to 140']);
+    expect(reasons[4]).toEqual(['jumps from 146 to 46, 47 and back to 140']);
+    expect([...reasons.slice(0, 3), ...reasons.slice(5)].flat()).toEqual([]);
+    // Three frames with the decimal point lost, then back.
+    const voltage = sure(['12.1', '12.1', '122', '123', '122', '12.3', '12.4']);
+    expect(voltage.map((r) => r.length)).toEqual([0, 0, 1, 1, 1, 0, 0]);
+    expect(voltage[3]).toEqual(['jumps from 12.1 to 122, 123, 122 and back to 12.3: decimal point lost?']);
+    // A temperature with two misread frames, then on.
+    expect(sure(['36.5', '36.6', '36.7', '86.7', '88.8', '36.9', '37.0']).map((r) => r.length)).toEqual([0, 0, 0, 1, 1, 0, 0]);
+  });
+
+  it('does not flag a real change of level that stays, however soon after it the series ends', () => {
+    // A charger stepping from 50 kW to 150 kW and staying, and a speed that settles on a new level for 4 frames.
+    expect(sure(['50', '50', '51', '150', '150', '149', '150', '148', '149', '150']).flat()).toEqual([]);
+    expect(sure(['60', '61', '60', '95', '96', '95', '96', '61', '60']).flat()).toEqual([]);
+    expect(sure(['20', '20', '20', '20', '80', '80']).flat()).toEqual([]);
+    expect(sure(['20', '20', '20', '20', '80', '81', '82']).flat()).toEqual([]);
+    // A step through a value in between, and a steady climb.
+    expect(sure(['10', '10', '30', '50', '50', '50']).flat()).toEqual([]);
+    expect(sure(Array.from({ length: 30 }, (_, s) => String(45 + s))).flat()).toEqual([]);
+  });
+
+  it('leaves a run alone once a person corrected one of its cells', () => {
+    const values = ['150', '148', '146', '46', '47', '140'];
+    const reasons = unsureReasons({ values, confidences: values.map(() => 95), corrected: [false, false, false, true, false, false] });
+    expect(reasons[4]).toEqual([]);
+  });
+
   it('flags a letter in a number, and leaves units and words alone', () => {
     expect(sure(['46.0', '4G.2', '46.5'])[1]).toEqual(['letter in a number']);
     for (const misread of ['2O', 'l5', '1O5', '4,S']) expect(hasLetterInNumber(misread), misread).toBe(true);
