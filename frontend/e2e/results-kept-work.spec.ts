@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
-import { logIn, shot, signUp, waitForDemo } from './helpers';
+import { logIn, putLocalRecord, shot, signUp, waitForDemo } from './helpers';
 
 /*
  * Work is kept (issue 16): what a person did in the results views is there again after a reload, in another
@@ -160,7 +160,7 @@ test('signed out: the demo keeps the work in this browser across a reload, and n
 
 /** Saves a local run into this browser's resultsDB as the Local page would: two frames with a few words each. */
 async function saveLocalRun(page: Page): Promise<string> {
-  return page.evaluate(async () => {
+  const thumb = await page.evaluate(() => {
     const canvas = document.createElement('canvas');
     canvas.width = 640;
     canvas.height = 360;
@@ -170,33 +170,19 @@ async function saveLocalRun(page: Page): Promise<string> {
     g.fillStyle = '#fff';
     g.font = '32px sans-serif';
     g.fillText('Battery 20%', 64, 72);
-    const thumb = canvas.toDataURL('image/jpeg');
-    const word = (text: string, x: number, w: number) => ({ text, nbox: { x, y: 0.12, w, h: 0.1 }, conf: 95, run: 0 });
-    const id = `local-${Date.now()}-keptwk`;
-    const record = {
-      id,
-      fileName: 'Kept work clip.mp4',
-      uploadedAt: Date.now(),
-      duration: 10,
-      targetFrameRate: 0.2,
-      data: [0, 5].map((t) => ({ t, text: 'Battery 20%', words: [word('Battery', 0.1, 0.2), word('20%', 0.32, 0.1)], thumb, ocrW: 640, ocrH: 360 })),
-    };
-    await new Promise<void>((resolve, reject) => {
-      const open = indexedDB.open('resultsDB');
-      open.onupgradeneeded = () => open.result.createObjectStore('results', { keyPath: 'id' });
-      open.onerror = () => reject(open.error);
-      open.onsuccess = () => {
-        const tx = open.result.transaction('results', 'readwrite');
-        tx.objectStore('results').put(record);
-        tx.oncomplete = () => {
-          open.result.close();
-          resolve();
-        };
-        tx.onerror = () => reject(tx.error);
-      };
-    });
-    return id;
+    return canvas.toDataURL('image/jpeg');
   });
+  const word = (text: string, x: number, w: number) => ({ text, nbox: { x, y: 0.12, w, h: 0.1 }, conf: 95, run: 0 });
+  const id = `local-${Date.now()}-keptwk`;
+  await putLocalRecord(page, {
+    id,
+    fileName: 'Kept work clip.mp4',
+    uploadedAt: Date.now(),
+    duration: 10,
+    targetFrameRate: 0.2,
+    data: [0, 5].map((t) => ({ t, text: 'Battery 20%', words: [word('Battery', 0.1, 0.2), word('20%', 0.32, 0.1)], thumb, ocrW: 640, ocrH: 360 })),
+  });
+  return id;
 }
 
 test('a local upload keeps its work in this browser, never on the server', async ({ page }) => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Download, type Page } from '@playwright/test';
 // Built by the e2e command's build step: the export's schema, as docs/exports.md shows it.
 import { numericalExportSchema } from '../../packages/contracts/dist/index.js';
-import { shot, signUp } from './helpers';
+import { putLocalRecord, shot, signUp } from './helpers';
 
 /*
  * Proofreading the Numerical view: a local run (read in the browser, kept in IndexedDB) of a speed reading whose
@@ -19,8 +19,8 @@ const HEIGHT = 360;
 /** Saves a local run of the speed reading in the browser's database; returns its id. */
 async function saveSpeedRun(page: Page): Promise<string> {
   const id = `local-${Date.now()}-proof1`;
-  await page.evaluate(
-    async ({ id, truth, read, confidence, width, height }) => {
+  const data = await page.evaluate(
+    ({ truth, read, confidence, width, height }) => {
       const picture = (value: string) => {
         const canvas = document.createElement('canvas');
         canvas.width = width;
@@ -35,7 +35,8 @@ async function saveSpeedRun(page: Page): Promise<string> {
         ctx.fillText(value, 250, 165);
         return canvas.toDataURL('image/jpeg', 0.9);
       };
-      const data = truth.map((value, i) => ({
+      localStorage.setItem('ViewedHowTo', 'true');
+      return truth.map((value, i) => ({
         t: i,
         text: `SPEED km/h\n${read[i]}`,
         thumb: picture(value),
@@ -47,21 +48,10 @@ async function saveSpeedRun(page: Page): Promise<string> {
           { text: read[i], nbox: [245 / width, 112 / height, 150 / width, 62 / height], conf: confidence[i], run: 1 },
         ],
       }));
-      await new Promise<void>((resolve, reject) => {
-        const open = indexedDB.open('resultsDB');
-        open.onupgradeneeded = () => open.result.createObjectStore('results', { keyPath: 'id' });
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const tx = open.result.transaction('results', 'readwrite');
-          tx.objectStore('results').put({ id, data, uploadedAt: Date.now(), duration: data.length, targetFrameRate: 1, fileName: 'Speed run', _addedAt: Date.now() });
-          tx.oncomplete = () => resolve();
-          tx.onerror = () => reject(tx.error);
-        };
-      });
-      localStorage.setItem('ViewedHowTo', 'true');
     },
-    { id, truth: TRUTH, read: READ, confidence: CONFIDENCE, width: WIDTH, height: HEIGHT },
+    { truth: TRUTH, read: READ, confidence: CONFIDENCE, width: WIDTH, height: HEIGHT },
   );
+  await putLocalRecord(page, { id, data, uploadedAt: Date.now(), duration: data.length, targetFrameRate: 1, fileName: 'Speed run', _addedAt: Date.now() });
   return id;
 }
 
@@ -78,7 +68,7 @@ async function downloaded(page: Page, button: string): Promise<{ download: Downl
 /** The y-axis labels of the downloaded chart SVG, as numbers. */
 const yLabels = (svg: string) => [...svg.matchAll(/text-anchor="end"[^>]*>([^<]+)<\/text>/g)].map((m) => Number(m[1]));
 
-test('proofread the unsure values from their crops; the corrections reach export.csv, the JSON and the chart', async ({ page }) => {
+test('proofread the unsure values from their crops; the corrections reach export.csv, export.txt, the JSON and the chart', async ({ page }) => {
   await page.setViewportSize({ width: 1366, height: 768 });
   await signUp(page);
   const id = await saveSpeedRun(page);
@@ -138,6 +128,16 @@ test('proofread the unsure values from their crops; the corrections reach export
   const rows = csv.bytes.toString('utf8').slice(1).split('\r\n').filter((l) => l !== '');
   expect(rows.slice(1).map((r) => r.split(',')[2])).toEqual(TRUTH);
 
+  // So does export.txt: a paragraph per frame with its time, the byte-order mark first.
+  const txt = await downloaded(page, 'Export as txt');
+  expect(txt.download.suggestedFilename()).toBe('export.txt');
+  const text = txt.bytes.toString('utf8');
+  expect(text.startsWith('\uFEFF')).toBe(true);
+  const paragraphs = text.slice(1).trimEnd().split('\n\n');
+  expect(paragraphs).toHaveLength(8);
+  expect(paragraphs[2]).toMatch(/^Frame 3 at 0:02\n[^:\n]+: 45\.5$/);
+  expect(paragraphs.map((p) => p.split(': ').pop())).toEqual(TRUTH);
+
   // The JSON export: valid against its schema, the corrections with the readings they replace.
   const json = await downloaded(page, 'Export as JSON');
   expect(json.download.suggestedFilename()).toBe('Speed run-results.json');
@@ -181,5 +181,9 @@ test('proofread the unsure values from their crops; the corrections reach export
   await expect(field(page)).toBeInViewport();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, 'the Numerical view scrolls sideways at 390 px').toBeLessThanOrEqual(0);
+  // The TXT export is on the phone too, and holds the reading as it now stands (the revert took 455 back).
+  await proofreader(page).getByRole('button', { name: 'Close' }).click();
+  const phoneTxt = await downloaded(page, 'Export as txt');
+  expect(phoneTxt.bytes.toString('utf8').slice(1).trimEnd().split('\n\n')[2]).toMatch(/: 455$/);
   await shot(page, 'numerical-proofread-phone');
 });
