@@ -66,8 +66,14 @@ async function greenBoxShare(page: Page): Promise<{ x: number; w: number }> {
   return { x: (green.x - overlay.x) / overlay.width, w: green.width / overlay.width };
 }
 
-/** Scroll: the template drawn around the first line of words on the frame (the charger's title), and locked. */
-async function lockScrollTemplate(page: Page): Promise<void> {
+const itemsFound = (page: Page) => page.getByLabel('Statistics').locator('.scroll-stat').filter({ has: page.getByText('Items found', { exact: true }) }).locator('dd');
+const scrollTable = (page: Page) => page.locator('table.scroll-table');
+
+/**
+ * Scroll: the template drawn around the first line of words on the frame (the charger's title), locked, and Detect
+ * Items run. Answers the rows of the results table (one per unique item).
+ */
+async function lockScrollTemplate(page: Page): Promise<string[]> {
   await openDemoView(page, 'scroll');
   await page.locator('.scroll-words rect').first().scrollIntoViewIfNeeded();
   const line = await page.locator('.scroll-words rect').evaluateAll((rects) => {
@@ -82,10 +88,19 @@ async function lockScrollTemplate(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Lock Template' }).click();
   await expect(page.getByText(/Locked on Frame 1/)).toBeVisible();
   await expect(status(page)).toHaveText('Saved');
+  await page.getByRole('button', { name: 'Detect Items' }).click();
+  await expect(itemsFound(page)).not.toHaveText('0', { timeout: 30_000 });
+  await expect(status(page)).toHaveText('Saved');
+  const rows = await scrollTable(page).locator('tbody tr').allTextContents();
+  expect(rows.length).toBeGreaterThan(0);
+  return rows;
 }
 
-/** Everything left as it was: the locked, named series (and in export.csv), the region box and filter, the template. */
-async function expectWorkKept(page: Page, region: { x: number; w: number }): Promise<void> {
+/**
+ * Everything left as it was: the locked, named series (and in export.csv), the region box and filter, the template
+ * and the items Detect Items found with it, without pressing it again.
+ */
+async function expectWorkKept(page: Page, region: { x: number; w: number }, items: string[]): Promise<void> {
   await openDemoView(page, 'numerical');
   await expect(selectedBlocks(page).getByText(SERIES).first()).toBeVisible();
   await expect(selectedBlocks(page).getByText('Locked')).toHaveCount(1);
@@ -102,6 +117,10 @@ async function expectWorkKept(page: Page, region: { x: number; w: number }): Pro
   await openDemoView(page, 'scroll');
   await expect(page.getByText(/Locked on Frame 1/)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Unlock Template' })).toBeVisible();
+  await expect(scrollTable(page).locator('tbody tr')).toHaveCount(items.length, { timeout: 30_000 });
+  expect(await scrollTable(page).locator('tbody tr').allTextContents()).toEqual(items);
+  await scrollTable(page).scrollIntoViewIfNeeded();
+  await expect(scrollTable(page).locator('tbody tr').first()).toBeInViewport();
 }
 
 async function freshPage(browser: Browser, viewport: { width: number; height: number }): Promise<Page> {
@@ -112,7 +131,7 @@ async function freshPage(browser: Browser, viewport: { width: number; height: nu
   return context.newPage();
 }
 
-test('signed in: series, region box and filter, and scroll template are there after a reload and in another browser', async ({ page, browser }) => {
+test('signed in: series, region box and filter, scroll template and its items are there after a reload and in another browser', async ({ page, browser }) => {
   test.setTimeout(300_000);
   await waitForDemo(page);
   await page.setViewportSize(DESKTOP);
@@ -120,11 +139,12 @@ test('signed in: series, region box and filter, and scroll template are there af
 
   await nameAndLockSeries(page);
   const region = await drawRegionBox(page);
-  await lockScrollTemplate(page);
+  const items = await lockScrollTemplate(page);
   await shot(page, 'kept-work-saved');
 
   await page.reload();
-  await expectWorkKept(page, region);
+  await expectWorkKept(page, region, items);
+  await shot(page, 'kept-work-scroll-items');
 
   // Another browser (nothing of this one's storage), signed in as the same person, on a phone.
   const phone = await freshPage(browser, PHONE);
@@ -132,7 +152,7 @@ test('signed in: series, region box and filter, and scroll template are there af
   phone.on('request', (r) => void (r.method() === 'PUT' && saves.push(r.url())));
   await logIn(phone, person.email, person.password);
   await expect(phone).not.toHaveURL(/\/login/);
-  await expectWorkKept(phone, region);
+  await expectWorkKept(phone, region, items);
   // Only looking changes nothing: opening the views wrote nothing back.
   await expect(status(phone)).toHaveText('Saved');
   expect(saves).toEqual([]);
