@@ -98,3 +98,51 @@ describe('unsure cells at the ends of a series', () => {
     expect(sure(['455', '45.8', '46.0'])[0]).toHaveLength(1);
   });
 });
+
+describe('faint readings the neighbours confirm', () => {
+  /*
+   * The charger screen read at one frame a second for 45 s (Battery 20% + s, Power 150 kW - s, Elapsed mm:ss, as
+   * sample-media draws it), and a temperature that ticks 0.1 every 10 s. The OCR read some right values faintly
+   * (under 70 %) and got some wrong, faintly too.
+   */
+  const frames = 45;
+  const battery = Array.from({ length: frames }, (_, s) => String(20 + s));
+  const power = Array.from({ length: frames }, (_, s) => String(150 - s));
+  const elapsed = Array.from({ length: frames }, (_, s) => `00:${String(s).padStart(2, '0')}`);
+  const temperature = Array.from({ length: frames }, (_, s) => (21.4 + 0.1 * Math.floor(s / 10)).toFixed(1));
+
+  /** The truth read with `faint` frames under 70 % and `wrong` frames read as given (faintly); the cells flagged. */
+  function proofread(truth: string[], faint: number[], wrong: Record<number, string>) {
+    const values = truth.map((v, i) => wrong[i] ?? v);
+    const confidences = truth.map((_, i) => (faint.includes(i) || i in wrong ? 55 + (i % 14) : 93 + (i % 4)));
+    const reasons = unsureReasons({ values, confidences, corrected: values.map(() => false) });
+    const flagged = reasons.flatMap((r, i) => (r.length > 0 ? [i] : []));
+    return {
+      falseFlags: flagged.filter((i) => !(i in wrong)),
+      missed: Object.keys(wrong).map(Number).filter((i) => !flagged.includes(i)),
+      faintFlagsBefore: faint.length + Object.keys(wrong).length,
+    };
+  }
+
+  it('leaves right values that continue the series unflagged, and still flags every misread', () => {
+    // Right but faint: single frames, two faint frames side by side, one next to a misread.
+    const cases = [
+      proofread(battery, [3, 9, 17, 18, 30, 41], { 24: '49', 33: '58' }),
+      proofread(power, [2, 7, 12, 26, 27, 39], { 15: '185', 20: '136' }),
+      proofread(elapsed, [4, 11, 22, 35], { 29: '00:23' }),
+      // A misread of the tick as the value before it (21.5 read 21.4 on frame 10) must stay flagged.
+      proofread(temperature, [3, 14, 15, 16, 25, 36, 44], { 10: '21.4', 31: '21.9' }),
+    ];
+    for (const c of cases) expect(c.missed).toEqual([]);
+    // Before: every faint cell was flagged (23 right values and 7 misreads). Now: only the right values whose
+    // neighbour was faint or wrong (18 beside 17, 17 beside 18, 26 and 27, 15 between 14 and 16, 16, the last frame).
+    expect(cases.reduce((n, c) => n + c.faintFlagsBefore, 0)).toBe(30);
+    expect(cases.map((c) => c.falseFlags)).toEqual([[17, 18], [26, 27], [], [14, 15, 16, 44]]);
+  });
+
+  it('does not count a neighbour read without a confidence, or corrected to another value, as confirming', () => {
+    expect(unsureReasons({ values: ['45', '46', '47'], confidences: [95, 41, null], corrected: [false, false, false] })[1]).toEqual(['confidence 41 %']);
+    expect(unsureReasons({ values: ['45', '46', '47'], confidences: [95, 41, 95], corrected: [false, false, false] })[1]).toEqual([]);
+    expect(unsureReasons({ values: ['45', '46', '48'], confidences: [95, 41, 30], corrected: [false, false, true] })[1]).toEqual(['confidence 41 %']);
+  });
+});

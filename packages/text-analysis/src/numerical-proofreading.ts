@@ -1,11 +1,11 @@
 import { normaliseConfidence, type TextBlock } from './geometry.js';
 import type { TrackPoint } from './block-tracking.js';
-import { parseLocaleNumber } from './number-parsing.js';
+import { parseClockReading, parseLocaleNumber } from './number-parsing.js';
 
 /*
  * Proofreading the Numerical view's series: which cells a person should check against the picture, and why.
  * A cell is unsure when
- *   - the OCR read it with less than UNSURE_CONFIDENCE percent confidence;
+ *   - the OCR read it with less than UNSURE_CONFIDENCE percent confidence (unless its neighbours confirm it, below);
  *   - a letter sits inside or against a number ("4G.2", "2O", "l5"): the usual misreads of 0, 1, 5, 6, 8;
  *   - it breaks the series' pattern for one to three frames in a row (MAX_ODD_FRAMES) and the series returns,
  *     against the nearest readable numbers before and after that run:
@@ -16,6 +16,10 @@ import { parseLocaleNumber } from './number-parsing.js';
  *         (20, 80, 81, 21). "Far" is more than ten times the series' median step between frames and more than a
  *         fifth of the values' size, so a steady counter, or a value that changes level and stays there
  *         (10, 10, 50, 50, 50, 50), is not flagged.
+ * A faint reading is not unsure when the frames right before and after it confirm it: both read with confidence
+ * (or corrected), without a flag, and it equals both of them, or lies exactly halfway between them (a counter's
+ * or a clock's next step: 25 between 24 and 26, 00:05 between 00:04 and 00:06). An OCR misread almost never lands
+ * exactly there; a reading that changed for one frame only and was misread as its neighbours would be missed.
  * Corrected cells are never unsure (a person checked them), and their corrected values count as neighbours.
  * The rules only point at cells; they never change a value.
  */
@@ -126,11 +130,24 @@ export function unsureReasons({ values, confidences, corrected }: ProofreadInput
     }
   }
 
+  // A faint reading the frames either side confirm (see above). A neighbour without a confidence confirms nothing.
+  const isSure = (i: number) => corrected[i] || (values[i] !== '' && !letters[i] && (confidences[i] ?? 0) >= UNSURE_CONFIDENCE && reasons[i]!.length === 0);
+  const confirmed = (i: number) => {
+    const [before, after] = [i - 1, i + 1];
+    if (before < 0 || after >= values.length || !isSure(before) || !isSure(after)) return false;
+    if (values[i] === values[before] && values[i] === values[after]) return true;
+    const reading = (k: number) => parseClockReading(values[k]!) ?? numbers[k];
+    const [b, v, a] = [reading(before), reading(i), reading(after)];
+    return b !== null && v !== null && a !== null && b !== a && Math.abs(2 * v - (b + a)) <= 1e-9 * Math.max(1, Math.abs(v));
+  };
+
   values.forEach((v, i) => {
     if (v === '' || corrected[i]) return;
     if (letters[i]) reasons[i]!.push('letter in a number');
     const confidence = confidences[i];
-    if (confidence !== null && confidence !== undefined && confidence < UNSURE_CONFIDENCE) reasons[i]!.unshift(`confidence ${Math.round(confidence)} %`);
+    if (confidence !== null && confidence !== undefined && confidence < UNSURE_CONFIDENCE && (reasons[i]!.length > 0 || !confirmed(i))) {
+      reasons[i]!.unshift(`confidence ${Math.round(confidence)} %`);
+    }
   });
   return reasons;
 }
