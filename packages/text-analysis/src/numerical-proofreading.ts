@@ -136,7 +136,7 @@ export function unsureReasons({ values, confidences, corrected }: ProofreadInput
     const [before, after] = [i - 1, i + 1];
     if (before < 0 || after >= values.length || !isSure(before) || !isSure(after)) return false;
     if (values[i] === values[before] && values[i] === values[after]) return true;
-    const reading = (k: number) => parseClockReading(values[k]!) ?? numbers[k];
+    const reading = (k: number): number | null => parseClockReading(values[k]!) ?? numbers[k] ?? null;
     const [b, v, a] = [reading(before), reading(i), reading(after)];
     return b !== null && v !== null && a !== null && b !== a && Math.abs(2 * v - (b + a)) <= 1e-9 * Math.max(1, Math.abs(v));
   };
