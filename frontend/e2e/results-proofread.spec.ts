@@ -16,9 +16,17 @@ const CONFIDENCE = [95, 94, 93, 95, 96, 90, 58, 95];
 const WIDTH = 640;
 const HEIGHT = 360;
 
+interface SpeedRun {
+  /** What each frame's picture shows. */
+  truth: string[];
+  /** What the OCR read on each frame, and with what confidence. */
+  read: string[];
+  confidence: number[];
+}
+
 /** Saves a local run of the speed reading in the browser's database; returns its id. */
-async function saveSpeedRun(page: Page): Promise<string> {
-  const id = `local-${Date.now()}-proof1`;
+async function saveSpeedRun(page: Page, run: SpeedRun = { truth: TRUTH, read: READ, confidence: CONFIDENCE }): Promise<string> {
+  const id = `local-${Date.now()}-proof${run.truth.length}`;
   const data = await page.evaluate(
     ({ truth, read, confidence, width, height }) => {
       const picture = (value: string) => {
@@ -49,7 +57,7 @@ async function saveSpeedRun(page: Page): Promise<string> {
         ],
       }));
     },
-    { truth: TRUTH, read: READ, confidence: CONFIDENCE, width: WIDTH, height: HEIGHT },
+    { ...run, width: WIDTH, height: HEIGHT },
   );
   await putLocalRecord(page, { id, data, uploadedAt: Date.now(), duration: data.length, targetFrameRate: 1, fileName: 'Speed run', _addedAt: Date.now() });
   return id;
@@ -186,4 +194,39 @@ test('proofread the unsure values from their crops; the corrections reach export
   const phoneTxt = await downloaded(page, 'Export as txt');
   expect(phoneTxt.bytes.toString('utf8').slice(1).trimEnd().split('\n\n')[2]).toMatch(/: 455$/);
   await shot(page, 'numerical-proofread-phone');
+});
+
+test('two odd values in a row are marked, a faint value its neighbours confirm is not, on a desktop and a phone', async ({ page }) => {
+  // A falling reading; frames 4 and 5 read 46 and 47 (another field's digits), frame 7 read right but faintly.
+  const truth = ['150', '148', '146', '144', '142', '140', '138', '136', '134'];
+  const read = ['150', '148', '146', '46', '47', '140', '138', '136', '134'];
+  const confidence = [95, 95, 95, 94, 94, 95, 61, 95, 95];
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await signUp(page);
+  const id = await saveSpeedRun(page, { truth, read, confidence });
+  await page.goto(`/view-upload/${id}?view=numerical`);
+  await page.getByRole('region', { name: /Blocks on this frame/ }).getByRole('button', { name: /150/ }).click();
+
+  const expectMarks = async () => {
+    for (const frame of [4, 5]) {
+      await expect(cell(page, frame)).toHaveAttribute('data-state', 'unsure');
+      await expect(cell(page, frame)).toHaveAttribute('title', 'jumps from 146 to 46, 47 and back to 140');
+    }
+    // 138 between 140 and 136, both read clearly: the 61 % shows, but the value is not marked.
+    await expect(cell(page, 7)).toHaveAttribute('data-state', 'sure');
+    await expect(cell(page, 7)).toContainText('61 %');
+    await expect(page.getByRole('button', { name: 'Next unsure value (2)' })).toBeEnabled();
+  };
+  await expectMarks();
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectMarks();
+  await page.getByRole('button', { name: 'Next unsure value (2)' }).click();
+  await expect(proofreader(page)).toContainText('jumps from 146 to 46, 47 and back to 140');
+  await expect(field(page)).toHaveValue('46');
+  await field(page).fill('144');
+  await field(page).press('Enter');
+  await expect(field(page)).toHaveValue('47');
+  await expect(field(page)).toBeInViewport();
+  await shot(page, 'numerical-proofread-run-phone');
 });
