@@ -116,3 +116,29 @@ export async function uploadThroughWizard(page: Page, upload: WizardUpload): Pro
   if (!href) throw new Error('the wizard offered no results link');
   return href;
 }
+
+/**
+ * Puts a record into the browser's database of local runs (resultsDB, store results, key id) as the Local page saves
+ * one, so a spec can open /view-upload/<id> on it. The page must be on the app's origin. Frame pictures are drawn in
+ * the page (a canvas) by the spec and passed in `record.data` as data URLs.
+ */
+export async function putLocalRecord(page: Page, record: { id: string; [field: string]: unknown }): Promise<void> {
+  await page.evaluate(
+    (rec) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('resultsDB');
+        open.onupgradeneeded = () => open.result.createObjectStore('results', { keyPath: 'id' });
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const tx = open.result.transaction('results', 'readwrite');
+          tx.objectStore('results').put(rec);
+          tx.oncomplete = () => {
+            open.result.close();
+            resolve();
+          };
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+    record,
+  );
+}

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
-import { logIn, shot, signUp, waitForDemo } from './helpers';
+import { logIn, putLocalRecord, shot, signUp, waitForDemo } from './helpers';
 
 /*
  * Work is kept (issue 16): what a person did in the results views is there again after a reload, in another
@@ -66,8 +66,14 @@ async function greenBoxShare(page: Page): Promise<{ x: number; w: number }> {
   return { x: (green.x - overlay.x) / overlay.width, w: green.width / overlay.width };
 }
 
-/** Scroll: the template drawn around the first line of words on the frame (the charger's title), and locked. */
-async function lockScrollTemplate(page: Page): Promise<void> {
+const itemsFound = (page: Page) => page.getByLabel('Statistics').locator('.scroll-stat').filter({ has: page.getByText('Items found', { exact: true }) }).locator('dd');
+const scrollTable = (page: Page) => page.locator('table.scroll-table');
+
+/**
+ * Scroll: the template drawn around the first line of words on the frame (the charger's title), locked, and Detect
+ * Items run. Answers the rows of the results table (one per unique item).
+ */
+async function lockScrollTemplate(page: Page): Promise<string[]> {
   await openDemoView(page, 'scroll');
   await page.locator('.scroll-words rect').first().scrollIntoViewIfNeeded();
   const line = await page.locator('.scroll-words rect').evaluateAll((rects) => {
@@ -82,10 +88,19 @@ async function lockScrollTemplate(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Lock Template' }).click();
   await expect(page.getByText(/Locked on Frame 1/)).toBeVisible();
   await expect(status(page)).toHaveText('Saved');
+  await page.getByRole('button', { name: 'Detect Items' }).click();
+  await expect(itemsFound(page)).not.toHaveText('0', { timeout: 30_000 });
+  await expect(status(page)).toHaveText('Saved');
+  const rows = await scrollTable(page).locator('tbody tr').allTextContents();
+  expect(rows.length).toBeGreaterThan(0);
+  return rows;
 }
 
-/** Everything left as it was: the locked, named series (and in export.csv), the region box and filter, the template. */
-async function expectWorkKept(page: Page, region: { x: number; w: number }): Promise<void> {
+/**
+ * Everything left as it was: the locked, named series (and in export.csv), the region box and filter, the template
+ * and the items Detect Items found with it, without pressing it again.
+ */
+async function expectWorkKept(page: Page, region: { x: number; w: number }, items: string[]): Promise<void> {
   await openDemoView(page, 'numerical');
   await expect(selectedBlocks(page).getByText(SERIES).first()).toBeVisible();
   await expect(selectedBlocks(page).getByText('Locked')).toHaveCount(1);
@@ -102,6 +117,10 @@ async function expectWorkKept(page: Page, region: { x: number; w: number }): Pro
   await openDemoView(page, 'scroll');
   await expect(page.getByText(/Locked on Frame 1/)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Unlock Template' })).toBeVisible();
+  await expect(scrollTable(page).locator('tbody tr')).toHaveCount(items.length, { timeout: 30_000 });
+  expect(await scrollTable(page).locator('tbody tr').allTextContents()).toEqual(items);
+  await scrollTable(page).scrollIntoViewIfNeeded();
+  await expect(scrollTable(page).locator('tbody tr').first()).toBeInViewport();
 }
 
 async function freshPage(browser: Browser, viewport: { width: number; height: number }): Promise<Page> {
@@ -112,7 +131,7 @@ async function freshPage(browser: Browser, viewport: { width: number; height: nu
   return context.newPage();
 }
 
-test('signed in: series, region box and filter, and scroll template are there after a reload and in another browser', async ({ page, browser }) => {
+test('signed in: series, region box and filter, scroll template and its items are there after a reload and in another browser', async ({ page, browser }) => {
   test.setTimeout(300_000);
   await waitForDemo(page);
   await page.setViewportSize(DESKTOP);
@@ -120,11 +139,12 @@ test('signed in: series, region box and filter, and scroll template are there af
 
   await nameAndLockSeries(page);
   const region = await drawRegionBox(page);
-  await lockScrollTemplate(page);
+  const items = await lockScrollTemplate(page);
   await shot(page, 'kept-work-saved');
 
   await page.reload();
-  await expectWorkKept(page, region);
+  await expectWorkKept(page, region, items);
+  await shot(page, 'kept-work-scroll-items');
 
   // Another browser (nothing of this one's storage), signed in as the same person, on a phone.
   const phone = await freshPage(browser, PHONE);
@@ -132,7 +152,7 @@ test('signed in: series, region box and filter, and scroll template are there af
   phone.on('request', (r) => void (r.method() === 'PUT' && saves.push(r.url())));
   await logIn(phone, person.email, person.password);
   await expect(phone).not.toHaveURL(/\/login/);
-  await expectWorkKept(phone, region);
+  await expectWorkKept(phone, region, items);
   // Only looking changes nothing: opening the views wrote nothing back.
   await expect(status(phone)).toHaveText('Saved');
   expect(saves).toEqual([]);
@@ -160,7 +180,7 @@ test('signed out: the demo keeps the work in this browser across a reload, and n
 
 /** Saves a local run into this browser's resultsDB as the Local page would: two frames with a few words each. */
 async function saveLocalRun(page: Page): Promise<string> {
-  return page.evaluate(async () => {
+  const thumb = await page.evaluate(() => {
     const canvas = document.createElement('canvas');
     canvas.width = 640;
     canvas.height = 360;
@@ -170,33 +190,19 @@ async function saveLocalRun(page: Page): Promise<string> {
     g.fillStyle = '#fff';
     g.font = '32px sans-serif';
     g.fillText('Battery 20%', 64, 72);
-    const thumb = canvas.toDataURL('image/jpeg');
-    const word = (text: string, x: number, w: number) => ({ text, nbox: { x, y: 0.12, w, h: 0.1 }, conf: 95, run: 0 });
-    const id = `local-${Date.now()}-keptwk`;
-    const record = {
-      id,
-      fileName: 'Kept work clip.mp4',
-      uploadedAt: Date.now(),
-      duration: 10,
-      targetFrameRate: 0.2,
-      data: [0, 5].map((t) => ({ t, text: 'Battery 20%', words: [word('Battery', 0.1, 0.2), word('20%', 0.32, 0.1)], thumb, ocrW: 640, ocrH: 360 })),
-    };
-    await new Promise<void>((resolve, reject) => {
-      const open = indexedDB.open('resultsDB');
-      open.onupgradeneeded = () => open.result.createObjectStore('results', { keyPath: 'id' });
-      open.onerror = () => reject(open.error);
-      open.onsuccess = () => {
-        const tx = open.result.transaction('results', 'readwrite');
-        tx.objectStore('results').put(record);
-        tx.oncomplete = () => {
-          open.result.close();
-          resolve();
-        };
-        tx.onerror = () => reject(tx.error);
-      };
-    });
-    return id;
+    return canvas.toDataURL('image/jpeg');
   });
+  const word = (text: string, x: number, w: number) => ({ text, nbox: { x, y: 0.12, w, h: 0.1 }, conf: 95, run: 0 });
+  const id = `local-${Date.now()}-keptwk`;
+  await putLocalRecord(page, {
+    id,
+    fileName: 'Kept work clip.mp4',
+    uploadedAt: Date.now(),
+    duration: 10,
+    targetFrameRate: 0.2,
+    data: [0, 5].map((t) => ({ t, text: 'Battery 20%', words: [word('Battery', 0.1, 0.2), word('20%', 0.32, 0.1)], thumb, ocrW: 640, ocrH: 360 })),
+  });
+  return id;
 }
 
 test('a local upload keeps its work in this browser, never on the server', async ({ page }) => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Download, type Page } from '@playwright/test';
 // Built by the e2e command's build step: the export's schema, as docs/exports.md shows it.
 import { numericalExportSchema } from '../../packages/contracts/dist/index.js';
-import { shot, signUp } from './helpers';
+import { putLocalRecord, shot, signUp } from './helpers';
 
 /*
  * Proofreading the Numerical view: a local run (read in the browser, kept in IndexedDB) of a speed reading whose
@@ -16,11 +16,19 @@ const CONFIDENCE = [95, 94, 93, 95, 96, 90, 58, 95];
 const WIDTH = 640;
 const HEIGHT = 360;
 
+interface SpeedRun {
+  /** What each frame's picture shows. */
+  truth: string[];
+  /** What the OCR read on each frame, and with what confidence. */
+  read: string[];
+  confidence: number[];
+}
+
 /** Saves a local run of the speed reading in the browser's database; returns its id. */
-async function saveSpeedRun(page: Page): Promise<string> {
-  const id = `local-${Date.now()}-proof1`;
-  await page.evaluate(
-    async ({ id, truth, read, confidence, width, height }) => {
+async function saveSpeedRun(page: Page, run: SpeedRun = { truth: TRUTH, read: READ, confidence: CONFIDENCE }): Promise<string> {
+  const id = `local-${Date.now()}-proof${run.truth.length}`;
+  const data = await page.evaluate(
+    ({ truth, read, confidence, width, height }) => {
       const picture = (value: string) => {
         const canvas = document.createElement('canvas');
         canvas.width = width;
@@ -35,7 +43,8 @@ async function saveSpeedRun(page: Page): Promise<string> {
         ctx.fillText(value, 250, 165);
         return canvas.toDataURL('image/jpeg', 0.9);
       };
-      const data = truth.map((value, i) => ({
+      localStorage.setItem('ViewedHowTo', 'true');
+      return truth.map((value, i) => ({
         t: i,
         text: `SPEED km/h\n${read[i]}`,
         thumb: picture(value),
@@ -47,21 +56,10 @@ async function saveSpeedRun(page: Page): Promise<string> {
           { text: read[i], nbox: [245 / width, 112 / height, 150 / width, 62 / height], conf: confidence[i], run: 1 },
         ],
       }));
-      await new Promise<void>((resolve, reject) => {
-        const open = indexedDB.open('resultsDB');
-        open.onupgradeneeded = () => open.result.createObjectStore('results', { keyPath: 'id' });
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const tx = open.result.transaction('results', 'readwrite');
-          tx.objectStore('results').put({ id, data, uploadedAt: Date.now(), duration: data.length, targetFrameRate: 1, fileName: 'Speed run', _addedAt: Date.now() });
-          tx.oncomplete = () => resolve();
-          tx.onerror = () => reject(tx.error);
-        };
-      });
-      localStorage.setItem('ViewedHowTo', 'true');
     },
-    { id, truth: TRUTH, read: READ, confidence: CONFIDENCE, width: WIDTH, height: HEIGHT },
+    { ...run, width: WIDTH, height: HEIGHT },
   );
+  await putLocalRecord(page, { id, data, uploadedAt: Date.now(), duration: data.length, targetFrameRate: 1, fileName: 'Speed run', _addedAt: Date.now() });
   return id;
 }
 
@@ -78,7 +76,7 @@ async function downloaded(page: Page, button: string): Promise<{ download: Downl
 /** The y-axis labels of the downloaded chart SVG, as numbers. */
 const yLabels = (svg: string) => [...svg.matchAll(/text-anchor="end"[^>]*>([^<]+)<\/text>/g)].map((m) => Number(m[1]));
 
-test('proofread the unsure values from their crops; the corrections reach export.csv, the JSON and the chart', async ({ page }) => {
+test('proofread the unsure values from their crops; the corrections reach export.csv, export.txt, the JSON and the chart', async ({ page }) => {
   await page.setViewportSize({ width: 1366, height: 768 });
   await signUp(page);
   const id = await saveSpeedRun(page);
@@ -138,6 +136,16 @@ test('proofread the unsure values from their crops; the corrections reach export
   const rows = csv.bytes.toString('utf8').slice(1).split('\r\n').filter((l) => l !== '');
   expect(rows.slice(1).map((r) => r.split(',')[2])).toEqual(TRUTH);
 
+  // So does export.txt: a paragraph per frame with its time, the byte-order mark first.
+  const txt = await downloaded(page, 'Export as txt');
+  expect(txt.download.suggestedFilename()).toBe('export.txt');
+  const text = txt.bytes.toString('utf8');
+  expect(text.startsWith('\uFEFF')).toBe(true);
+  const paragraphs = text.slice(1).trimEnd().split('\n\n');
+  expect(paragraphs).toHaveLength(8);
+  expect(paragraphs[2]).toMatch(/^Frame 3 at 0:02\n[^:\n]+: 45\.5$/);
+  expect(paragraphs.map((p) => p.split(': ').pop())).toEqual(TRUTH);
+
   // The JSON export: valid against its schema, the corrections with the readings they replace.
   const json = await downloaded(page, 'Export as JSON');
   expect(json.download.suggestedFilename()).toBe('Speed run-results.json');
@@ -181,5 +189,44 @@ test('proofread the unsure values from their crops; the corrections reach export
   await expect(field(page)).toBeInViewport();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, 'the Numerical view scrolls sideways at 390 px').toBeLessThanOrEqual(0);
+  // The TXT export is on the phone too, and holds the reading as it now stands (the revert took 455 back).
+  await proofreader(page).getByRole('button', { name: 'Close' }).click();
+  const phoneTxt = await downloaded(page, 'Export as txt');
+  expect(phoneTxt.bytes.toString('utf8').slice(1).trimEnd().split('\n\n')[2]).toMatch(/: 455$/);
   await shot(page, 'numerical-proofread-phone');
+});
+
+test('two odd values in a row are marked, a faint value its neighbours confirm is not, on a desktop and a phone', async ({ page }) => {
+  // A falling reading; frames 4 and 5 read 46 and 47 (another field's digits), frame 7 read right but faintly.
+  const truth = ['150', '148', '146', '144', '142', '140', '138', '136', '134'];
+  const read = ['150', '148', '146', '46', '47', '140', '138', '136', '134'];
+  const confidence = [95, 95, 95, 94, 94, 95, 61, 95, 95];
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await signUp(page);
+  const id = await saveSpeedRun(page, { truth, read, confidence });
+  await page.goto(`/view-upload/${id}?view=numerical`);
+  await page.getByRole('region', { name: /Blocks on this frame/ }).getByRole('button', { name: /150/ }).click();
+
+  const expectMarks = async () => {
+    for (const frame of [4, 5]) {
+      await expect(cell(page, frame)).toHaveAttribute('data-state', 'unsure');
+      await expect(cell(page, frame)).toHaveAttribute('title', 'jumps from 146 to 46, 47 and back to 140');
+    }
+    // 138 between 140 and 136, both read clearly: the 61 % shows, but the value is not marked.
+    await expect(cell(page, 7)).toHaveAttribute('data-state', 'sure');
+    await expect(cell(page, 7)).toContainText('61 %');
+    await expect(page.getByRole('button', { name: 'Next unsure value (2)' })).toBeEnabled();
+  };
+  await expectMarks();
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectMarks();
+  await page.getByRole('button', { name: 'Next unsure value (2)' }).click();
+  await expect(proofreader(page)).toContainText('jumps from 146 to 46, 47 and back to 140');
+  await expect(field(page)).toHaveValue('46');
+  await field(page).fill('144');
+  await field(page).press('Enter');
+  await expect(field(page)).toHaveValue('47');
+  await expect(field(page)).toBeInViewport();
+  await shot(page, 'numerical-proofread-run-phone');
 });

@@ -76,8 +76,10 @@ export type RegionWork = z.infer<typeof regionWorkSchema>;
 
 /**
  * Scroll: the template box, and where it was locked (frame, box and that frame's size: the template's layout is
- * read again from the frame on restore), the settings and Ignore duplicates. Detected items are not kept; Detect
- * Items finds them again.
+ * read again from the frame on restore), the settings and Ignore duplicates, and, once Detect Items has run, the
+ * detection settings it ran with (`detected`; absent when there are no results). The items themselves are not
+ * stored: they follow from the frames, the locked template and those settings, so the view finds the same items
+ * again on open, and a list of thousands of sightings never meets the size limit.
  */
 export const scrollWorkSchema = z.object({
   version: z.literal(1),
@@ -85,6 +87,7 @@ export const scrollWorkSchema = z.object({
   locked: z.object({ frameIndex: count, box: rectSchema, space: z.object({ width: z.number().positive(), height: z.number().positive() }) }).nullable(),
   settings: z.object({ linePositionTolerance: percent, lineCountTolerance: percent, minSimilarity: percent, duplicateThreshold: percent }),
   ignoreDuplicates: z.boolean(),
+  detected: z.object({ linePositionTolerance: percent, lineCountTolerance: percent, minSimilarity: percent }).optional(),
 });
 export type ScrollWork = z.infer<typeof scrollWorkSchema>;
 

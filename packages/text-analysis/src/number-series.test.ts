@@ -70,6 +70,28 @@ describe('valuesChange', () => {
     expect(valuesChange([45, 45, 45, 46, 46, 46])).toBe(true);
     expect(valuesChange([45, 46])).toBe(true);
   });
+
+  it('finds a slowly changing value: a temperature that ticks up once in ten frames', () => {
+    // One frame a second, the display ticking 0.1 every 10 s.
+    const temperature = (frames: number) => Array.from({ length: frames }, (_, s) => Number((21.4 + 0.1 * Math.floor(s / 10)).toFixed(1)));
+    expect(valuesChange(temperature(30))).toBe(true);
+    // Ten frames, the tick on the last one.
+    expect(valuesChange(temperature(11).slice(1))).toBe(true);
+    // Ticks on the last two frames of a long steady stretch.
+    expect(valuesChange([...Array(20).fill(21.4), 21.5, 21.6])).toBe(true);
+    // A change that stays, even seen through a misread.
+    expect(valuesChange([...Array(9).fill(80), 86, ...Array(9).fill(81)])).toBe(true);
+  });
+
+  it('keeps numbers that never change out, however they are misread', () => {
+    // "220" read "228" on two frames apart, or on two frames in a row, and back to 220.
+    expect(valuesChange([220, 220, 220, 228, 220, 220, 220, 228, 220, 220])).toBe(false);
+    expect(valuesChange([220, 220, 220, 228, 228, 220, 220, 220, 220, 220])).toBe(false);
+    // A model number misread as two different numbers on frames next to each other.
+    expect(valuesChange([4471, 4471, 4471, 4477, 4411, 4471, 4471, 4471])).toBe(false);
+    // Misread on the last frame, by more than the display's smallest step.
+    expect(valuesChange([...Array(9).fill(2024), 2021])).toBe(false);
+  });
 });
 
 describe('findNumberSeries', () => {
@@ -139,6 +161,18 @@ describe('findNumberSeries', () => {
     const [outside] = find(frames);
     expect(outside!.settings.seriesName).toBe('Outside (°C)');
     expect(cleaned(frames, outside!)).toEqual(['1.0', '0.2', '-0.6', '-1.4', '-2.2', '-3.0']);
+  });
+
+  it('finds a temperature that ticks up every 10 s beside a fixed "220V" read wrong now and then', () => {
+    const frames = Array.from({ length: 40 }, (_, s) => [
+      block('Temperature', 40, 100, 40),
+      block(`${(21.4 + 0.1 * Math.floor(s / 10)).toFixed(1)} °C`, 400, 100, 40),
+      block('Supply', 40, 200, 40),
+      block(s % 13 === 5 ? '228V' : '220V', 400, 200, 40),
+    ]);
+    const found = find(frames);
+    expect(names(found)).toEqual(['Temperature (°C)']);
+    expect(cleaned(frames, found[0]!).filter((v, i, all) => v !== all[i - 1])).toEqual(['21.4', '21.5', '21.6', '21.7']);
   });
 
   it('does not pick a number read the same on every frame, however often it is misread', () => {

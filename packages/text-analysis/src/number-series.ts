@@ -10,9 +10,11 @@ import { defaultBlockSettings, listedWords, type BlockSettings } from './text-cl
  * A reading is a block's whole text as a value: an optional label without digits ("Battery", "Power:"), then a
  * number with an optional sign and unit ("45%", "-3.2 °C", "150 kW", "1,234 rpm") or a time ("11:12",
  * "00:01:05"). A track (block-tracking.ts) is a series when at least 60% of its frames read as values of one
- * kind, and they change: two values each seen at least twice, or no value on more than 60% of its frames (every
- * reading different, as on a screen that updates every second). A static number (a model number, a year in a
- * header) or one misread now and then is not a series; nor is a short-lived text seen on fewer than 3 frames
+ * kind, and they change: the reading settles on a new value at least once (the new value lasts two frames, or is
+ * one tick of the display at either end, so a temperature that ticks up every 10 s is a series), or no value is
+ * on more than 60% of its frames (as on a screen that updates every second). A static number (a model number, a
+ * year in a header, "220V") is not a series, even misread now and then: a misread lasting one or two frames that
+ * returns to the value before it is not a change; nor is a short-lived text seen on fewer than 3 frames
  * (or, on shorter uploads, than every frame).
  *
  * Its name is the label inside the block when the block holds one ("Battery 45%"); otherwise the label beside
@@ -127,8 +129,12 @@ export interface FindSeriesOptions {
 
 /** Share of a track's frames that must read as values of one kind. */
 export const MIN_READABLE_SHARE = 0.6;
-/** A value on more than this share of the readable frames, without a second repeated value, is static. */
+/** No value on more than this share of the readable frames: the reading changes all the time. */
 export const MAX_STEADY_SHARE = 0.6;
+/** Frames a new value must last to count as a change (fewer, and it may be a misread; see isLevel). */
+export const MIN_LEVEL_FRAMES = 2;
+/** A run this short between two runs of one value is a misread the reading returns from. */
+export const MAX_MISREAD_FRAMES = 2;
 export const MIN_SERIES_FRAMES = 3;
 /** How far a label may be, in the value's heights: to the left on the same line, and above. */
 export const LABEL_REACH = { left: 8, above: 3 } as const;
@@ -166,15 +172,66 @@ function mostCommon<T>(items: Iterable<T>, key: (item: T) => string = String): {
   return best;
 }
 
-/** True when the values change: two values each seen twice, or none on most frames (or, on 3 frames or fewer, any change). */
+/** Consecutive frames with one value. */
+interface Run {
+  value: number;
+  length: number;
+}
+
+function runsOf(values: readonly number[]): Run[] {
+  const runs: Run[] = [];
+  for (const value of values) {
+    const last = runs.at(-1);
+    if (last?.value === value) last.length++;
+    else runs.push({ value, length: 1 });
+  }
+  return runs;
+}
+
+const decimalsOf = (n: number) => (String(n).split('.')[1] ?? '').length;
+
+/** b is a display's smallest step away from a: one unit of the last digit shown (21.4 to 21.5, 45 to 44). */
+function oneTick(a: number, b: number): boolean {
+  const unit = 10 ** -Math.max(decimalsOf(a), decimalsOf(b));
+  return Math.abs(Math.abs(a - b) - unit) < unit / 100;
+}
+
+/**
+ * Whether a run is a level the reading settled on, and not a misread: it lasts MIN_LEVEL_FRAMES frames, unless it
+ * is a short run between two runs of one value (a misread the reading returns from: 2024, 2021, 2024). One frame
+ * between two other values is a level only when its value lies between theirs (a counter passing through: 20, 21,
+ * 22). One frame at either end is a level only when it is one tick of the display from the run beside it (the last
+ * frame shows 21.5 after 21.4: a value that just changed; 2021 after 2024 is a misread).
+ */
+function isLevel(runs: readonly Run[], at: number): boolean {
+  const run = runs[at]!;
+  const before = runs[at - 1];
+  const after = runs[at + 1];
+  if (before && after) {
+    if (before.value === after.value) return run.length > MAX_MISREAD_FRAMES;
+    if (run.length >= MIN_LEVEL_FRAMES) return true;
+    return Math.min(before.value, after.value) < run.value && run.value < Math.max(before.value, after.value);
+  }
+  if (run.length >= MIN_LEVEL_FRAMES) return true;
+  const beside = before ?? after;
+  return beside !== undefined && oneTick(run.value, beside.value);
+}
+
+/**
+ * True when the values change over the video: the reading settles on a new value at least once (see isLevel), so a
+ * temperature that ticks up once in ten frames is a series, and a model number or a "220" misread now and then is
+ * not; or no value is on most frames (a screen that updates every frame, with noise); or, on 3 frames or fewer,
+ * any change.
+ */
 export function valuesChange(values: readonly number[]): boolean {
   const counts = new Map<number, number>();
   for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
   if (counts.size < 2) return false;
   if (values.length <= 3) return true;
-  const repeated = [...counts.values()].filter((c) => c >= 2).length;
-  const steadiest = Math.max(...counts.values());
-  return repeated >= 2 || steadiest / values.length <= MAX_STEADY_SHARE;
+  if (Math.max(...counts.values()) / values.length <= MAX_STEADY_SHARE) return true;
+  const runs = runsOf(values);
+  const levels = runs.filter((_, i) => isLevel(runs, i));
+  return levels.some((level, i) => i > 0 && level.value !== levels[i - 1]!.value);
 }
 
 function candidateOf(frames: readonly (readonly TextBlock[])[], track: Track, minFrames: number): Candidate | null {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TextBlock } from './geometry.js';
-import { formatFrameShare, numericalCsv, numericalRows, seriesValues } from './numerical-export.js';
+import { formatFrameShare, numericalCsv, numericalRows, numericalTxt, seriesValues, withCorrections } from './numerical-export.js';
 import { defaultBlockSettings } from './text-cleaning.js';
 
 const at = (text: string, y: number, originalText?: string): TextBlock => ({
@@ -39,6 +39,24 @@ describe('numerical export', () => {
     const csv = numericalCsv(times, [power, battery]);
     expect(csv.startsWith('\uFEFF')).toBe(true);
     expect(csv.slice(1).split('\r\n')).toEqual(['Frame,Time,"Battery","Power Block"', '1,0:00,Battery 20%,150', '2,0:05,Battery 21%,', '3,1:05,Battery 22%,148', '']);
+  });
+
+  it('writes a TXT for reading: a paragraph per frame with a value, series top first, corrections in', () => {
+    // The person corrected Battery on frame 2 and cleared Power's reading on frame 3.
+    const corrected = [withCorrections(power, new Map([[2, '']])), withCorrections(battery, new Map([[1, '21 %']]))];
+    const txt = numericalTxt(times, corrected);
+    expect(txt.startsWith('\uFEFF')).toBe(true);
+    expect(txt.slice(1)).toBe(
+      ['Frame 1 at 0:00', 'Battery: Battery 20%', 'Power Block: 150', '', 'Frame 2 at 0:05', 'Battery: 21 %', '', 'Frame 3 at 1:05', 'Battery: Battery 22%', ''].join('\n'),
+    );
+    // Photos have no time; frames without any value are left out; translated series give both lines.
+    const translated = seriesValues([[at('Batterie 20%', 100, 'Akku 20%')], []], [{ frame: 0, index: 0 }], 'Akku', defaultBlockSettings(''));
+    expect(numericalTxt([{ t: null }, { t: null }], [translated]).slice(1)).toBe('Frame 1\nAkku (translated): Batterie 20%\nAkku (original): Akku 20%\n');
+    expect(numericalTxt(times, [])).toBe('\uFEFF');
+  });
+
+  it('applies no corrections as the series itself', () => {
+    expect(withCorrections(power, new Map())).toBe(power);
   });
 
   it('shows tenths of a second in the Time column when frames are under a second apart', () => {

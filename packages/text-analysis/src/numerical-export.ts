@@ -1,4 +1,4 @@
-import { csvCell, csvFile, quotedCsvCell } from './csv.js';
+import { BOM, csvCell, csvFile, quotedCsvCell } from './csv.js';
 import { boundsOf, type TextBlock } from './geometry.js';
 import type { TrackPoint } from './block-tracking.js';
 import { commonUnit } from './number-parsing.js';
@@ -14,6 +14,7 @@ import { clockDecimals, formatClock } from './time.js';
  */
 
 export const NUMERICAL_CSV_FILE = 'export.csv';
+export const NUMERICAL_TXT_FILE = 'export.txt';
 
 /** One series, ready for the table, the chart and the CSV. */
 export interface SeriesValues {
@@ -60,6 +61,15 @@ export function seriesValues(
   return { name, values, originals: hasOriginal ? originals : null, averageY: count > 0 ? ySum / count : Number.POSITIVE_INFINITY, count, unit: commonUnit(texts) };
 }
 
+/**
+ * The series with a person's corrections in place of the readings on those frames (frame index, 0-based, to the
+ * typed value; '' leaves the frame without a value): what the table, the chart and every export show.
+ */
+export function withCorrections(series: SeriesValues, corrections: ReadonlyMap<number, string>): SeriesValues {
+  if (corrections.size === 0) return series;
+  return { ...series, values: series.values.map((value, frame) => corrections.get(frame) ?? value) };
+}
+
 /** Series ordered by average vertical position, top first (stable for equal positions). */
 export function orderByPosition<T extends { averageY: number }>(series: readonly T[]): T[] {
   return [...series].sort((a, b) => a.averageY - b.averageY);
@@ -92,6 +102,25 @@ export function numericalRows(frames: readonly ExportFrame[], series: readonly S
 export function numericalCsv(frames: readonly ExportFrame[], series: readonly SeriesValues[]): string {
   const [header, ...rows] = numericalRows(frames, series);
   return csvFile([header!.map((name, i) => (i < 2 ? csvCell(name) : quotedCsvCell(name))), ...rows.map((row) => row.map(csvCell))]);
+}
+
+/**
+ * export.txt, for reading: one paragraph per frame that has a value, headed "Frame 3 at 1:05" ("Frame 3" when its
+ * time is unknown, as for photos), then a line "<column>: <value>" per series with a value on that frame, in the
+ * CSV's column order (top of the screen first). Values are written as they are, corrections included (pass the
+ * series through withCorrections). The byte-order mark first, like every text export here; a blank line between
+ * frames.
+ */
+export function numericalTxt(frames: readonly ExportFrame[], series: readonly SeriesValues[]): string {
+  const [header, ...rows] = numericalRows(frames, series);
+  const names = header!.slice(2);
+  const paragraphs = rows.flatMap((row, i) => {
+    const lines = names.flatMap((name, c) => (row[c + 2] ? [`${name}: ${row[c + 2]}`] : []));
+    if (lines.length === 0) return [];
+    const heading = frames[i]?.t === null || frames[i]?.t === undefined ? `Frame ${row[0]}` : `Frame ${row[0]} at ${row[1]}`;
+    return [[heading, ...lines].join('\n')];
+  });
+  return `${BOM}${paragraphs.join('\n\n')}${paragraphs.length ? '\n' : ''}`;
 }
 
 /**

@@ -1,18 +1,25 @@
 import { normaliseConfidence, type TextBlock } from './geometry.js';
 import type { TrackPoint } from './block-tracking.js';
-import { parseLocaleNumber } from './number-parsing.js';
+import { parseClockReading, parseLocaleNumber } from './number-parsing.js';
 
 /*
  * Proofreading the Numerical view's series: which cells a person should check against the picture, and why.
  * A cell is unsure when
- *   - the OCR read it with less than UNSURE_CONFIDENCE percent confidence;
+ *   - the OCR read it with less than UNSURE_CONFIDENCE percent confidence (unless its neighbours confirm it, below);
  *   - a letter sits inside or against a number ("4G.2", "2O", "l5"): the usual misreads of 0, 1, 5, 6, 8;
- *   - it breaks the series' pattern, against the nearest readable numbers before and after it (both; at either end
- *     of the series the one there is, when that one agrees with the number beyond it):
- *       - it is about 10, 100 or 1000 times (or a tenth, ...) both of them: a decimal point lost or gained;
- *       - it is far from both while they agree with each other: a one-frame jump. "Far" is more than ten times
- *         the series' median step between frames and more than a fifth of the neighbours' size, so a steady
- *         counter or a value that changes level (10, 10, 50, 50) is not flagged.
+ *   - it breaks the series' pattern for one to three frames in a row (MAX_ODD_FRAMES) and the series returns,
+ *     against the nearest readable numbers before and after that run:
+ *       - every value of the run is about 10, 100 or 1000 times (or a tenth, ...) both of them: a decimal point
+ *         lost or gained (at either end of the series, one value against the one neighbour there, when that one
+ *         agrees with the number beyond it);
+ *       - every value of the run is far from both while they agree with each other: a jump that comes back
+ *         (20, 80, 81, 21). "Far" is more than ten times the series' median step between frames and more than a
+ *         fifth of the values' size, so a steady counter, or a value that changes level and stays there
+ *         (10, 10, 50, 50, 50, 50), is not flagged.
+ * A faint reading is not unsure when the frames right before and after it confirm it: both read with confidence
+ * (or corrected), without a flag, and it equals both of them, or lies exactly halfway between them (a counter's
+ * or a clock's next step: 25 between 24 and 26, 00:05 between 00:04 and 00:06). An OCR misread almost never lands
+ * exactly there; a reading that changed for one frame only and was misread as its neighbours would be missed.
  * Corrected cells are never unsure (a person checked them), and their corrected values count as neighbours.
  * The rules only point at cells; they never change a value.
  */
@@ -50,6 +57,8 @@ export function hasLetterInNumber(value: string): boolean {
 const POWER_OF_TEN_TOLERANCE = Math.log10(1.2);
 const JUMP_STEPS = 10;
 const JUMP_SHARE = 0.2;
+/** The longest run of odd values that returns to the pattern and is flagged; a longer one is a change of level. */
+export const MAX_ODD_FRAMES = 3;
 
 /** 1, 2 or 3 when a / b is about 10 to that power (or its inverse); 0 otherwise. */
 function powerOfTenApart(a: number, b: number): number {
@@ -85,33 +94,60 @@ export function unsureReasons({ values, confidences, corrected }: ProofreadInput
   const steps = present.slice(1).map((at, k) => Math.abs(numbers[at]! - numbers[present[k]!]!));
   const typicalStep = median(steps);
 
-  present.forEach((at, k) => {
-    if (corrected[at]) return;
+  const far = (a: number, b: number) => Math.abs(a - b) > Math.max(JUMP_STEPS * typicalStep, JUMP_SHARE * Math.max(Math.abs(a), Math.abs(b)));
+
+  // Short runs between two readable values, shortest first: a cell flagged in a shorter run is not part of a longer one.
+  for (let length = 1; length <= MAX_ODD_FRAMES; length++) {
+    for (let k = 1; k + length < present.length; k++) {
+      const run = present.slice(k, k + length);
+      if (run.some((at) => corrected[at] || reasons[at]!.length > 0)) continue;
+      const before = present[k - 1]!;
+      const after = present[k + length]!;
+      const [b, a] = [numbers[before]!, numbers[after]!];
+      const runValues = run.map((at) => numbers[at]!);
+      const shown = run.map((at) => values[at]).join(', ');
+      if (runValues.every((v) => powerOfTenApart(v, b) !== 0 && powerOfTenApart(v, a) !== 0)) {
+        const what = `decimal point ${Math.abs(runValues[0]!) > Math.abs(b) ? 'lost' : 'misplaced'}?`;
+        const reason = length === 1 ? `jumps from ${values[before]} to ${shown}: ${what}` : `jumps from ${values[before]} to ${shown} and back to ${values[after]}: ${what}`;
+        for (const at of run) reasons[at]!.push(reason);
+      } else if (!far(b, a) && runValues.every((v) => far(v, b) && far(v, a))) {
+        for (const at of run) reasons[at]!.push(`jumps from ${values[before]} to ${shown} and back to ${values[after]}`);
+      }
+    }
+  }
+
+  // At either end of the series, a lost decimal point against the one neighbour, when that one agrees with the value
+  // beyond it (45.3, 455, 45.8 at the end flags 455, not 45.8).
+  for (const [at, neighbour, beyond] of [
+    [present[0], present[1], present[2]],
+    [present.at(-1), present.at(-2), present.at(-3)],
+  ] as const) {
+    if (at === undefined || neighbour === undefined || at === neighbour || corrected[at] || reasons[at]!.length > 0) continue;
     const value = numbers[at]!;
-    const neighbours = [present[k - 1], present[k + 1]].filter((n): n is number => n !== undefined);
-    if (neighbours.length === 0) return;
-    const around = neighbours.map((n) => numbers[n]!);
-    const shown = values[neighbours[0]!]!;
-    // At either end of the series the one neighbour must itself agree with the value beyond it, or the neighbour
-    // may be the wrong one (45.3, 455, 45.8 at the end flags 455, not 45.8).
-    const beyond = neighbours.length === 1 ? present[k === 0 ? 2 : k - 2] : undefined;
-    const neighbourSettled = beyond === undefined || powerOfTenApart(around[0]!, numbers[beyond]!) === 0;
-    if (neighbourSettled && around.every((n) => powerOfTenApart(value, n) !== 0)) {
-      reasons[at]!.push(`jumps from ${shown} to ${values[at]}: decimal point ${Math.abs(value) > Math.abs(around[0]!) ? 'lost' : 'misplaced'}?`);
-      return;
+    const settled = beyond === undefined || beyond === at || powerOfTenApart(numbers[neighbour]!, numbers[beyond]!) === 0;
+    if (settled && powerOfTenApart(value, numbers[neighbour]!) !== 0) {
+      reasons[at]!.push(`jumps from ${values[neighbour]} to ${values[at]}: decimal point ${Math.abs(value) > Math.abs(numbers[neighbour]!) ? 'lost' : 'misplaced'}?`);
     }
-    if (around.length < 2) return;
-    const far = (a: number, b: number) => Math.abs(a - b) > Math.max(JUMP_STEPS * typicalStep, JUMP_SHARE * Math.max(Math.abs(a), Math.abs(b)));
-    if (around.every((n) => far(value, n)) && !far(around[0]!, around[1]!)) {
-      reasons[at]!.push(`jumps from ${shown} to ${values[at]} and back to ${values[neighbours[1]!]}`);
-    }
-  });
+  }
+
+  // A faint reading the frames either side confirm (see above). A neighbour without a confidence confirms nothing.
+  const isSure = (i: number) => corrected[i] || (values[i] !== '' && !letters[i] && (confidences[i] ?? 0) >= UNSURE_CONFIDENCE && reasons[i]!.length === 0);
+  const confirmed = (i: number) => {
+    const [before, after] = [i - 1, i + 1];
+    if (before < 0 || after >= values.length || !isSure(before) || !isSure(after)) return false;
+    if (values[i] === values[before] && values[i] === values[after]) return true;
+    const reading = (k: number): number | null => parseClockReading(values[k]!) ?? numbers[k] ?? null;
+    const [b, v, a] = [reading(before), reading(i), reading(after)];
+    return b !== null && v !== null && a !== null && b !== a && Math.abs(2 * v - (b + a)) <= 1e-9 * Math.max(1, Math.abs(v));
+  };
 
   values.forEach((v, i) => {
     if (v === '' || corrected[i]) return;
     if (letters[i]) reasons[i]!.push('letter in a number');
     const confidence = confidences[i];
-    if (confidence !== null && confidence !== undefined && confidence < UNSURE_CONFIDENCE) reasons[i]!.unshift(`confidence ${Math.round(confidence)} %`);
+    if (confidence !== null && confidence !== undefined && confidence < UNSURE_CONFIDENCE && (reasons[i]!.length > 0 || !confirmed(i))) {
+      reasons[i]!.unshift(`confidence ${Math.round(confidence)} %`);
+    }
   });
   return reasons;
 }

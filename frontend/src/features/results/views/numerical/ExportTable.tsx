@@ -1,5 +1,5 @@
 import { memo, useMemo, useState } from 'react';
-import { NUMERICAL_CSV_FILE, numericalCsv, numericalRows, type ExportFrame } from '@frametext/text-analysis';
+import { NUMERICAL_CSV_FILE, NUMERICAL_TXT_FILE, numericalCsv, numericalRows, numericalTxt, type ExportFrame } from '@frametext/text-analysis';
 import { downloadFile } from '../../../../lib/download';
 import type { ResultsFrame } from '../../model';
 import { CellProofreader } from './CellProofreader';
@@ -28,7 +28,7 @@ interface Column {
 /**
  * The Results to Export table (Frame, Time, a column per series) with each reading's confidence, the unsure
  * readings marked, and the proofreader: clicking a value shows its crop of the frame and takes a correction.
- * "Export as csv" and "Export as JSON" save the values as corrected.
+ * "Export as csv", "Export as txt" and "Export as JSON" save the values as corrected.
  */
 export const ExportTable = memo(function ExportTable({ frames, pictures, frameLabel, proof, onCorrection, onShowFrame, onExportJson }: Props) {
   const series = useMemo(() => proof.map((p) => p.series), [proof]);
@@ -38,6 +38,7 @@ export const ExportTable = memo(function ExportTable({ frames, pictures, frameLa
   const [open, setOpen] = useState<CellRef | null>(null);
   const openProof = open ? proof.find((p) => p.id === open.seriesId) : undefined;
   const exportCsv = () => downloadFile(NUMERICAL_CSV_FILE, numericalCsv(frames, series), 'text/csv;charset=utf-8');
+  const exportTxt = () => downloadFile(NUMERICAL_TXT_FILE, numericalTxt(frames, series));
 
   const show = (cell: CellRef | null) => {
     setOpen(cell);
@@ -85,6 +86,9 @@ export const ExportTable = memo(function ExportTable({ frames, pictures, frameLa
             </button>
             <button type="button" className="btn btn--primary btn--sm" onClick={exportCsv}>
               Export as csv
+            </button>
+            <button type="button" className="btn btn--secondary btn--sm" onClick={exportTxt}>
+              Export as txt
             </button>
             <button type="button" className="btn btn--secondary btn--sm" onClick={onExportJson}>
               Export as JSON

@@ -1,9 +1,8 @@
-import type { SeriesValues } from '@frametext/text-analysis';
-
 /*
  * Values a person typed over the OCR's reading in the Results to Export table: one plain object, keyed by the
  * series' uniqueID and then the frame's index (0-based), holding the typed value ('' when the frame has no value).
- * It is JSON as it stands, so it can be kept with the rest of the view's work. Changed only through the reducer.
+ * It is JSON as it stands, so it can be kept with the rest of the view's work. Changed only through the reducer;
+ * withCorrections (text-analysis) applies a series' corrections to its values.
  */
 
 export type CorrectionsState = Readonly<Record<string, Readonly<Record<string, string>>>>;
@@ -41,10 +40,4 @@ export function correctionsReducer(state: CorrectionsState, action: CorrectionAc
 /** A series' corrections by frame index (empty when it has none). */
 export function correctionsOf(state: CorrectionsState, seriesId: number): ReadonlyMap<number, string> {
   return new Map(Object.entries(state[String(seriesId)] ?? {}).map(([frame, value]) => [Number(frame), value]));
-}
-
-/** The series with its corrected frames' values replaced: what the table, the chart and every export show. */
-export function withCorrections(series: SeriesValues, corrections: ReadonlyMap<number, string>): SeriesValues {
-  if (corrections.size === 0) return series;
-  return { ...series, values: series.values.map((value, frame) => corrections.get(frame) ?? value) };
 }

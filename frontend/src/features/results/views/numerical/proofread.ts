@@ -1,5 +1,5 @@
-import { seriesConfidences, unsureReasons, type SeriesValues, type TextBlock } from '@frametext/text-analysis';
-import { correctionsOf, withCorrections, type CorrectionsState } from './corrections';
+import { seriesConfidences, unsureReasons, withCorrections, type SeriesValues, type TextBlock } from '@frametext/text-analysis';
+import { correctionsOf, type CorrectionsState } from './corrections';
 import type { BlockSeries } from './series';
 
 /** A selected series as the Results to Export table proofreads it. */

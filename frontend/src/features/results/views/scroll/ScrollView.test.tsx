@@ -197,4 +197,44 @@ describe('ScrollView', () => {
     fireEvent.change(screen.getByRole('slider', { name: /Minimum similarity/ }), { target: { value: '90' } });
     expect(screen.getByText('The detection settings changed. Press Detect Items to apply them.')).toBeInTheDocument();
   });
+
+  it('keeps the detected items with the work: found again on open, without pressing Detect Items', async () => {
+    const reported: unknown[] = [];
+    const work = { initial: null, changed: (document: unknown) => void reported.push(document) };
+    const first = render(<ScrollView view={view} work={work} />);
+    const user = userEvent.setup();
+    drag(screen.getByTestId('scroll-canvas'), [40, 100], [1000, 200]);
+    await user.click(screen.getByRole('button', { name: 'Lock Template' }));
+    // Locked, nothing detected: no detection is kept.
+    expect(reported.at(-1)).not.toHaveProperty('detected');
+    await user.click(screen.getByRole('button', { name: 'Detect Items' }));
+    await screen.findByRole('table');
+    const kept = reported.at(-1);
+    expect(kept).toMatchObject({ detected: { linePositionTolerance: 10, minSimilarity: 70 } });
+    const found = stat('Items found');
+    // Small: the settings it ran with, not the items.
+    expect(JSON.stringify(kept).length).toBeLessThan(1000);
+    first.unmount();
+
+    render(<ScrollView view={view} work={{ initial: kept, changed: () => {} }} />);
+    await screen.findByRole('table');
+    expect(stat('Items found')).toBe(found);
+    expect(stat('Unique items')).toBe('5');
+    await user.click(screen.getByRole('button', { name: 'Clear Results' }));
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+
+  it('forgets the detection when the results are cleared', async () => {
+    const reported: unknown[] = [];
+    render(<ScrollView view={view} work={{ initial: null, changed: (document: unknown) => void reported.push(document) }} />);
+    const user = userEvent.setup();
+    drag(screen.getByTestId('scroll-canvas'), [40, 100], [1000, 200]);
+    await user.click(screen.getByRole('button', { name: 'Lock Template' }));
+    await user.click(screen.getByRole('button', { name: 'Detect Items' }));
+    await screen.findByRole('table');
+    expect(reported.at(-1)).toHaveProperty('detected');
+    await user.click(screen.getByRole('button', { name: 'Clear Results' }));
+    expect(reported.at(-1)).not.toHaveProperty('detected');
+    expect(reported.at(-1)).toMatchObject({ locked: { frameIndex: 0 } });
+  });
 });

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { deduplicateItems, DEFAULT_SCROLL_SETTINGS, type ListItem, type Rect, type ScrollSettings } from '@frametext/text-analysis';
 import { ProgressBar } from '../../../../components/ProgressBar';
 import { FrameSlider } from '../../components/FrameSlider';
@@ -7,7 +7,7 @@ import type { ViewProps } from '../../components/ResultsShell';
 import { frameLabel } from '../../model';
 import { useReportWork } from '../../work/useKeptWork';
 import { frameWords, lockTemplate, type LockedTemplate } from './detection';
-import { restoreScrollWork, scrollWork } from './keptWork';
+import { detectionSettingsOf, restoreScrollWork, scrollWork, type DetectionSettings } from './keptWork';
 import { ScrollResults } from './ScrollResults';
 import { ScrollSettingsPanel } from './ScrollSettingsPanel';
 import { DEFAULT_TEMPLATE_BOX } from './templateBox';
@@ -35,12 +35,18 @@ export default function ScrollView({ view, work }: ViewProps) {
   const [lockError, setLockError] = useState(false);
   const [settings, setSettings] = useState<ScrollSettings>(() => restored?.settings ?? { ...DEFAULT_SCROLL_SETTINGS });
   const [ignoreDuplicates, setIgnoreDuplicates] = useState(() => restored?.ignoreDuplicates ?? true);
+  // The detection settings of the results shown (or being found), kept so they are found again on open.
+  const [detected, setDetected] = useState<DetectionSettings | null>(() => restored?.detected ?? null);
   useReportWork(
     work,
-    useMemo(() => scrollWork(box, locked, settings, ignoreDuplicates), [box, locked, settings, ignoreDuplicates]),
+    useMemo(() => scrollWork(box, locked, settings, ignoreDuplicates, detected), [box, locked, settings, ignoreDuplicates, detected]),
   );
   const [selected, setSelected] = useState<ListItem | null>(null);
   const { state, start, clear } = useScrollDetection();
+  // Kept results: Detect Items runs again, as it last ran, when the view opens.
+  useEffect(() => {
+    if (restored?.locked && restored.detected) void start(view.frames, restored.locked, { ...restored.settings, ...restored.detected });
+  }, [restored, start, view.frames]);
 
   const matches = state.status === 'done' ? state.matches : null;
   const result = useMemo(() => (matches ? deduplicateItems(matches, settings.duplicateThreshold) : null), [matches, settings.duplicateThreshold]);
@@ -59,15 +65,18 @@ export default function ScrollView({ view, work }: ViewProps) {
   const unlock = () => {
     setLocked(null);
     setSelected(null);
+    setDetected(null);
     clear();
   };
   const clearResults = () => {
     setSelected(null);
+    setDetected(null);
     clear();
   };
   const detect = () => {
     if (!locked) return;
     setSelected(null);
+    setDetected(detectionSettingsOf(settings));
     void start(view.frames, locked, settings);
   };
   const show = (item: ListItem) => {
