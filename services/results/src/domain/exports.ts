@@ -146,7 +146,6 @@ export async function exportUpload(ctx: ResultsContext, userId: string, uploadId
  * other characters as '_' in the plain one.
  */
 export function attachmentDisposition(fileName: string): string {
-  // eslint-disable-next-line no-control-regex
   const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return ascii === fileName ? `attachment; filename="${fileName}"` : `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
