@@ -234,4 +234,11 @@ describe('where both passes read the same spot', () => {
     const bare = [run(['150', 'kw'], 100), run(['37.2C'], 400), run(["00:00'06"], 700), run(['Stirrer'], 1000)];
     expect(texts(preferMask(mask, bare))).toEqual(['150 kW', "00:00'05", '37.2C', 'Stirrer']);
   });
+
+  it('keeps a bare reading of the same spot that is surer by 5 points or more', () => {
+    const sure = (c: Candidate, confidence: number): Candidate => ({ confidence, words: c.words.map((w) => ({ ...w, confidence })) });
+    const mask = [sure(run(['4325', 'rpm'], 100), 85), sure(run(['150', 'kW'], 400), 90)];
+    const bare = [sure(run(['425', 'rpm'], 100), 96), sure(run(['150', 'kw'], 400), 93)];
+    expect(texts(preferMask(mask, bare))).toEqual(['150 kW', '425 rpm']);
+  });
 });

@@ -79,18 +79,29 @@ export function strayCharacters(text: string): number {
 
 const runText = (c: Candidate) => c.words.map((w) => w.text).join(' ');
 
+/** A bare reading this many points surer than the mask's reading of the same spot is kept instead. */
+const SURER_BY = 5;
+
 /**
  * White text is the mask pass's: where both passes read the same spot, the crisp mask reading is kept (`kW`, not
  * `kw`), unless it holds stray characters the bare reading of that spot does not (the mask cut a coloured glyph in
- * half). Everything else either pass read is kept.
+ * half), or the bare reading, with no more stray characters, is surer by SURER_BY points or more. The mask cuts
+ * white text out of a soft, noisy phone picture less cleanly than Tesseract's own thresholding of it: on the blue
+ * instrument screen it read `4325 rpm` at 85 where the bare pass read `425 rpm` at 96 (values found: 92.9 % with the
+ * mask's reading always kept, 95.4 % at a 10-point margin, 96.3 % at 5, bare Tesseract 95.8 %; the charger, plain
+ * and filmed, the same or better). Everything else either pass read is kept.
  */
 export function preferMask(mask: Candidate[], bare: Candidate[]): Candidate[] {
-  const strayer = (m: Candidate) => {
+  const outdone = (m: Candidate) => {
     const box = runBox(m);
     const own = strayCharacters(runText(m));
-    return own > 0 && bare.some((b) => overlapShare(runBox(b), box) > 0.5 && strayCharacters(runText(b)) < own);
+    return bare.some((b) => {
+      if (overlapShare(runBox(b), box) <= 0.5) return false;
+      const stray = strayCharacters(runText(b));
+      return stray < own || (stray === own && b.confidence >= m.confidence + SURER_BY);
+    });
   };
-  const kept = mask.filter((m) => !strayer(m));
+  const kept = mask.filter((m) => !outdone(m));
   const keptBoxes = kept.map(runBox);
   return [...kept, ...bare.filter((b) => !keptBoxes.some((m) => overlapShare(runBox(b), m) > 0.5))];
 }
