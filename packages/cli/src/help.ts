@@ -75,7 +75,7 @@ const EXPORT = `Usage: frametext export <uploadId> --format FORMAT [--view VIEW]
 Writes a processed upload's results, as the results page's export buttons do.
 
 Options:
-  --format FORMAT   csv, txt, srt, vtt or json (which ones a view offers: docs/scripting.md)
+  --format FORMAT   csv, txt, srt, vtt or json (each view offers some: docs/results-views.md)
   --view VIEW       presentation, numerical, region or scroll (default: the upload's mode)
   --out FILE        write to FILE instead of standard output
 

@@ -23,7 +23,7 @@ export async function uploadCommand(cmd: UploadCommand, ctx: CommandContext): Pr
     ctx.stderr.write(`Your credits cover ${answer.maxFrames} of its ${answer.framesRequested} frames: only the first ${answer.maxFrames} will be read. Buy credits on the Account page to read them all.\n`);
   }
   ctx.onInterrupt(`Stopped before ${what} was sent: upload ${id} will not be processed. Run the command again to upload it.`);
-  ctx.stderr.write(`Uploading ${what} (${formatBytes(bytes)}) as upload ${id}${answer.creditCost !== undefined ? `, ${answer.creditCost} credits` : ''}\n`);
+  ctx.stderr.write(`Uploading ${what} (${formatBytes(bytes)}) as upload ${id}${answer.creditCost !== undefined ? `, ${answer.creditCost} credit${answer.creditCost === 1 ? '' : 's'}` : ''}\n`);
   for (const [i, file] of plan.files.entries()) await api.putFile(answer.urls[i]!, file.path, file.contentType);
   await api.json<UploadCompleteResponse>('POST', '/uploadComplete', { uploadID: id });
 
