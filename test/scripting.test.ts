@@ -145,8 +145,8 @@ describe('docs/scripting.md', () => {
     const ran = await bash(oneLine!);
     expect(ran.code).toBe(0);
     // Not a terminal here: one plain line per change, no control characters, ending with the processed upload.
-    expect(ran.stderr).not.toContain("\r");
-    expect(ran.stderr).not.toContain("\u001b");
+    expect(ran.stderr).not.toContain('\r');
+    expect(ran.stderr).not.toContain('\u001b');
     expect(ran.stderr).toMatch(/^Uploading charger\.mp4 \(\d+(\.\d+)? KB\) as upload \S+, 1 credit\n/);
     expect(ran.stderr).toMatch(/^processed, 5\/5 frames$/m);
     expect(ran.stderr).toMatch(/^Wrote charger\.csv \(\d+ bytes\)$/m);
