@@ -18,6 +18,7 @@ import {
   refreshResponseSchema,
   signupRequestSchema,
 } from './identity.js';
+import { EXPORT_CONTENT_TYPES, exportQuerySchema } from './exports.js';
 import { keptWorkResponseSchema, keptWorkViewSchema, saveKeptWorkRequestSchema, saveKeptWorkResponseSchema } from './kept-work.js';
 import { uploadDetailsOldResponseSchema, uploadDetailsQuerySchema, uploadDetailsResponseSchema } from './results.js';
 import {
@@ -54,6 +55,8 @@ export interface ApiResponse {
   json?: NamedSchema;
   /** A non-JSON body (the simulated checkout's HTML page). */
   contentType?: string;
+  /** Non-JSON bodies of several types (a file download: CSV, text, subtitles...). */
+  contentTypes?: string[];
   /** Headers worth naming, such as Location on a redirect. */
   headers?: Record<string, string>;
 }
@@ -284,6 +287,29 @@ export const API_OPERATIONS: Record<string, ApiOperation> = {
     params: { ...uploadIdParam, view: { description: 'The results view.', schema: keptWorkViewSchema } },
     responses: ok('The kept work: revision 0 and document null when nothing is kept.', 'KeptWorkResponse', keptWorkResponseSchema),
     errors: { 400: 'The view is not one of presentation, numerical, region or scroll.', 404: NOT_FOUND, 410: 'The upload was deleted.' },
+  },
+  'GET /api/uploads/:id/export': {
+    tag: 'results',
+    summary: 'A results view\'s file (CSV, TXT, SRT, WebVTT or JSON), exactly as the app\'s export button saves it.',
+    description:
+      'Built from your saved work in that view (GET /api/uploads/:id/work/:view); without saved work, from what the view shows when first opened. ' +
+      'Numerical with no series selected exports the series Find the numbers finds. Formats by view: presentation txt; numerical csv, json; ' +
+      'region csv, txt, srt, vtt (subtitles of the first box); scroll csv, txt. The file name is in Content-Disposition. docs/api.md has examples.',
+    params: uploadIdParam,
+    query: exportQuerySchema,
+    responses: {
+      200: {
+        description: 'The file, with `Content-Disposition: attachment; filename="..."` (the name the app saves it under).',
+        contentTypes: [...new Set(Object.values(EXPORT_CONTENT_TYPES))],
+        headers: { 'Content-Disposition': 'attachment; filename="<the file name the app uses>"' },
+      },
+    },
+    errors: {
+      400: 'An unknown format or view (request/invalid-query), or a format the view does not offer (export/format-not-offered lists the view\'s formats).',
+      404: NOT_FOUND,
+      409: 'The upload is still processing (export/not-ready, with its status) or failed (results/failed), or the view has nothing to export yet (export/empty says what to do in the app).',
+      410: 'The upload was deleted.',
+    },
   },
   'PUT /api/uploads/:id/work/:view': {
     tag: 'results',

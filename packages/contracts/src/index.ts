@@ -12,3 +12,4 @@ export * from './languages.js';
 export * from './kept-work.js';
 export * from './numerical-export.js';
 export * from './webhooks.js';
+export * from './exports.js';

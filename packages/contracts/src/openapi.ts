@@ -117,6 +117,7 @@ function describeOperation(key: string, op: ApiOperation, signedIn: boolean, com
     if (r.headers) responses[status].headers = Object.fromEntries(Object.entries(r.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }]));
     if (r.json) responses[status].content = { 'application/json': { schema: components.add(r.json, 'output') } };
     else if (r.contentType) responses[status].content = { [r.contentType]: { schema: { type: 'string' } } };
+    else if (r.contentTypes) responses[status].content = Object.fromEntries(r.contentTypes.map((type) => [type, { schema: { type: 'string' } }]));
   }
   const errors: Record<number, string> = { ...op.errors };
   if (signedIn) errors[403] ??= REFUSED_TOKEN;

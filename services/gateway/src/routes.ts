@@ -39,6 +39,8 @@ export const ROUTES: readonly RouteEntry[] = [
   // A person's work in a results view; on the demo too, but only signed in (signed out, the browser keeps it).
   { methods: ['GET'], path: '/api/uploads/:id/work/:view', target: 'results', access: 'signed-in', apiToken: 'read' },
   { methods: ['PUT'], path: '/api/uploads/:id/work/:view', target: 'results', access: 'signed-in', apiToken: 'upload' },
+  // A results view's file (CSV, TXT, SRT, VTT, JSON) as the app's export button saves it, for scripts.
+  { methods: ['GET'], path: '/api/uploads/:id/export', target: 'results', access: 'signed-in', apiToken: 'read' },
   { methods: ['GET'], path: '/api/webhooks', target: 'results', access: 'signed-in', apiToken: 'read' },
   { methods: ['POST'], path: '/api/webhooks', target: 'results', access: 'signed-in', apiToken: 'upload' },
   { methods: ['DELETE'], path: '/api/webhooks/:id', target: 'results', access: 'signed-in', apiToken: 'upload' },

@@ -1,5 +1,5 @@
-import type { Detection, Line, MediaContent, UploadDetailsResponse } from '@frametext/contracts';
-import { clockDecimals, formatClock, frameTimeFromUrl } from '@frametext/text-analysis';
+import { VIEW_OF_MEDIA_CONTENT, type Detection, type MediaContent, type UploadDetailsResponse } from '@frametext/contracts';
+import { clockDecimals, frameLabel, frameTime, sourceFromDetails, type ResultsFrame } from '@frametext/text-analysis';
 import type { LocalRecord, LocalWord } from '../../lib/localRecords';
 
 /*
@@ -7,20 +7,7 @@ import type { LocalRecord, LocalWord } from '../../lib/localRecords';
  * from the browser's database. Pure functions, tested beside this file.
  */
 
-export interface ResultsFrame {
-  index: number;
-  imageUrl: string | null;
-  /** Seconds from the start of the video (or the photo's place in the series); null when unknown. */
-  t: number | null;
-  /** The frame's text in reading order. */
-  text: string;
-  /** Text blocks with their corners in `space` coordinates (image pixels unless `space` says otherwise). */
-  detections: Detection[];
-  /** Readable lines (presentation); the detections' texts when the server sent no lines. */
-  lines: Line[];
-  /** Size of the space the vertices are in; null means the image's own pixel size. */
-  space: { width: number; height: number } | null;
-}
+export type { ResultsFrame };
 
 export type ViewName = 'presentation' | 'numerical' | 'region' | 'scroll';
 
@@ -47,7 +34,7 @@ export interface ResultsView {
 const PROCESSING_TYPES: Record<MediaContent, string> = { numerical: 'Numerical', captions: 'Region (captions)', presentation: 'Presentation', scroll: 'Scroll' };
 
 /** The tab a view opens on: the one made for the upload's media content. */
-export const DEFAULT_VIEW: Record<MediaContent, ViewName> = { numerical: 'numerical', captions: 'region', presentation: 'presentation', scroll: 'scroll' };
+export const DEFAULT_VIEW: Record<MediaContent, ViewName> = VIEW_OF_MEDIA_CONTENT;
 
 function validDate(value: Date): Date | null {
   return Number.isNaN(value.getTime()) ? null : value;
@@ -57,29 +44,18 @@ const anyConfidence = (frames: ResultsFrame[]) => frames.some((f) => f.detection
 
 /** The server's answer of GET /getUploadDetails/:id (or the demo's). */
 export function viewFromDetails(uploadID: string, details: UploadDetailsResponse, options: { demo?: boolean } = {}): ResultsView {
-  const { uploadData, results, urls } = details;
+  const { uploadData, results } = details;
   const uploadedAt = uploadData.uploadedAt ? new Date(uploadData.uploadedAt) : new Date(uploadData.createdAt._seconds * 1000);
-  const frames = urls.map((url, i): ResultsFrame => {
-    const reading = results.ocrResults?.find((r) => r.fileIndex === i);
-    const detections = results.results[i] ?? reading?.detections ?? [];
-    const serverLines = results.linesByFrame?.[i];
-    const lines = serverLines?.length ? serverLines : detections.map((d) => ({ text: d.text, vertices: d.vertices, confidence: d.confidence }));
-    const text = reading?.text ?? lines.map((l) => l.text).join('\n');
-    return { index: i, imageUrl: url, t: reading?.t ?? frameTimeFromUrl(url), text: text.trim(), detections, lines, space: null };
-  });
+  const source = sourceFromDetails(uploadID, details);
   return {
-    uploadID,
-    uploadName: uploadData.uploadName,
+    ...source,
     uploadedAt: validDate(uploadedAt),
     mediaContent: uploadData.mediaContent,
     processingType: PROCESSING_TYPES[uploadData.mediaContent] ?? uploadData.mediaContent,
-    format: uploadData.isVideo ? 'Video' : 'Pictures',
-    frames,
     resultsUrl: results.resultsUrl ?? null,
     demo: options.demo ?? false,
     local: false,
-    timeDecimals: clockDecimals(frames.map((f) => f.t)),
-    hasConfidence: anyConfidence(frames),
+    hasConfidence: anyConfidence(source.frames),
   };
 }
 
@@ -169,14 +145,4 @@ export function viewFromLocal(record: LocalRecord): ResultsView {
 
 export const hasAnyText = (view: ResultsView) => view.frames.some((f) => f.text.length > 0 || f.detections.length > 0);
 
-/** A video frame's time as m:ss (m:ss.s when frames are under a second apart); null for photos or without a time. */
-export function frameTime(view: ResultsView, index: number): string | null {
-  const t = view.frames[index]?.t;
-  return t != null && view.format === 'Video' ? formatClock(t, view.timeDecimals) : null;
-}
-
-export function frameLabel(view: ResultsView, index: number): string {
-  const noun = view.format === 'Video' ? 'Frame' : 'Picture';
-  const time = frameTime(view, index);
-  return time === null ? `${noun} ${index + 1}` : `${noun} ${index + 1} (${time})`;
-}
+export { frameLabel, frameTime };

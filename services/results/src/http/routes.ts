@@ -1,8 +1,9 @@
 import { Router, type Request } from 'express';
-import { DEMO_UPLOAD_ID, deleteUploadsRequestSchema, keptWorkViewSchema, saveKeptWorkRequestSchema, uploadDetailsQuerySchema, uploadIdSchema } from '@frametext/contracts';
+import { DEMO_UPLOAD_ID, deleteUploadsRequestSchema, exportQuerySchema, keptWorkViewSchema, saveKeptWorkRequestSchema, uploadDetailsQuerySchema, uploadIdSchema } from '@frametext/contracts';
 import { parseBody, requireUserId } from '@frametext/service-kit';
 import type { ResultsContext } from '../domain/context.js';
 import { deleteUploads } from '../domain/deletion.js';
+import { attachmentDisposition, exportUpload } from '../domain/exports.js';
 import { readKeptWork, saveKeptWork } from '../domain/kept-work.js';
 import { listUploads, uploadDetails, uploadDetailsOld, uploadStatus, type Viewer } from '../domain/uploads.js';
 
@@ -60,6 +61,15 @@ export function resultsRoutes(ctx: ResultsContext): Router {
   router.put('/uploads/:id/work/:view', async (req, res) => {
     const key = await workKey(req);
     res.json(await saveKeptWork(ctx, key, parseBody(saveKeptWorkRequestSchema, req.body)));
+  });
+
+  // A results view's download, for scripts (issue 17): the file itself, as the app's export button saves it.
+  router.get('/uploads/:id/export', async (req, res) => {
+    const userId = await requireUserId(req);
+    const id = uploadIdParam(req);
+    const query = parseBody(exportQuerySchema, req.query, 'request/invalid-query');
+    const file = await exportUpload(ctx, userId, id, query);
+    res.status(200).set({ 'Content-Type': file.contentType, 'Content-Disposition': attachmentDisposition(file.fileName) }).end(Buffer.from(file.body, 'utf8'));
   });
 
   return router;

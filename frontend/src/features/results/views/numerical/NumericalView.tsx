@@ -18,7 +18,7 @@ import { HowToModal, HOW_TO_TITLE, howToOpensByItself } from './HowToModal';
 import { numericalWork, restoreNumericalWork } from './keptWork';
 import { SelectedBlocksTable } from './SelectedBlocksTable';
 import { SeriesChart } from './SeriesChart';
-import { numericalExport, resultsJsonFileName } from './exportJson';
+import { numericalExport, numericalJson, resultsJsonFileName } from './exportJson';
 import { proofSeries } from './proofread';
 import { emptySelection, newUniqueID, selectionReducer } from './selection';
 import { inScreenOrder, seriesOf } from './series';
@@ -62,7 +62,7 @@ export default function NumericalView({ view, work }: ViewProps) {
     correct({ type: 'seriesKept', seriesIds: selectedIds === '' ? [] : selectedIds.split(',').map(Number) });
   }, [selectedIds]);
   const exportJson = useCallback(() => {
-    downloadFile(resultsJsonFileName(view.uploadName), `${JSON.stringify(numericalExport(view, proof), null, 2)}\n`, 'application/json');
+    downloadFile(resultsJsonFileName(view.uploadName), numericalJson(numericalExport(view, proof)), 'application/json');
   }, [view, proof]);
   const editing = rows.find((r) => r.block.uniqueID === selection.editing);
 

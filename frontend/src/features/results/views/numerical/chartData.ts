@@ -1,4 +1,6 @@
-import { clockDecimals, parseChartReading, parseLocaleNumber, type SeriesValues } from '@frametext/text-analysis';
+import { clockDecimals, fileNameBase, seriesNumbers, type SeriesValues } from '@frametext/text-analysis';
+
+export { seriesNumbers };
 
 /**
  * A value axis of the chart. Series that show the same unit share one ("%", "kW"); series of times (11:12) share a
@@ -33,16 +35,6 @@ export interface ChartModel {
 /** Colours that read on the light and the dark surface alike. */
 export const SERIES_COLOURS = ['#4c7bf4', '#f0772b', '#2fa84f', '#c04ed8', '#e0446f', '#14a3b8', '#d99a0b', '#7d8ba6'];
 
-/** A series' values as numbers: seconds when most of its readings are times, otherwise each reading's number. */
-export function seriesNumbers(values: readonly string[]): { isTime: boolean; ys: (number | null)[] } {
-  const readings = values.map((v) => (v === '' ? null : parseChartReading(v)));
-  const times = readings.filter((r) => r?.isTime).length;
-  const numbers = readings.filter((r) => r && !r.isTime).length;
-  const isTime = times > numbers;
-  const ys = readings.map((r, i) => (r === null ? null : isTime ? (r.isTime ? r.value : null) : parseLocaleNumber(values[i]!)));
-  return { isTime, ys };
-}
-
 export function chartModel(times: readonly (number | null)[], series: readonly SeriesValues[]): ChartModel {
   const axis = times.length > 0 && times.every((t) => t !== null) ? 'time' : 'frame';
   const xOf = (i: number) => (axis === 'time' ? times[i]! : i + 1);
@@ -64,6 +56,5 @@ export function chartModel(times: readonly (number | null)[], series: readonly S
 
 /** A file name from the upload's name: characters that file systems refuse become '-'. */
 export function chartFileName(uploadName: string, extension: 'png' | 'svg' = 'png'): string {
-  const base = uploadName.replace(/[\\/:*?"<>|]+/g, '-').replace(/\p{Cc}+/gu, '').trim() || 'chart';
-  return `${base}-chart.${extension}`;
+  return `${fileNameBase(uploadName, 'chart')}-chart.${extension}`;
 }

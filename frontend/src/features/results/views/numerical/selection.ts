@@ -1,4 +1,6 @@
-import { defaultBlockSettings, type BlockSettings, type TrackPoint } from '@frametext/text-analysis';
+import { defaultBlockSettings, lockedFoundBlock, type BlockSettings, type FoundBlock, type SelectedBlock, type TrackPoint } from '@frametext/text-analysis';
+
+export { newUniqueID, UNIQUE_ID_MAX, UNIQUE_ID_MIN, type FoundBlock, type SelectedBlock } from '@frametext/text-analysis';
 
 /*
  * The Numerical view's selected blocks, as a reducer (pure, tested beside this file):
@@ -11,21 +13,6 @@ import { defaultBlockSettings, type BlockSettings, type TrackPoint } from '@fram
  * - Find the numbers adds every series it found at once, locked and named (one step), leaving out any tracked
  *   block already selected.
  */
-
-export interface SelectedBlock {
-  /** The tracked block it follows while unlocked; `locked-<uniqueID>` while locked. */
-  id: string;
-  /** The tracked block it was picked as. */
-  originalId: string;
-  locked: boolean;
-  /** Random 1000..9999, unique among the selected blocks: the series' identity in the table and the editor. */
-  uniqueID: number;
-  /** Its frames, frozen when it was locked (null while unlocked: tracking says). */
-  points: TrackPoint[] | null;
-  /** Frames with the block, frozen when it was locked. */
-  total: number | null;
-  settings: BlockSettings;
-}
 
 export interface SelectionState {
   blocks: SelectedBlock[];
@@ -46,26 +33,6 @@ export type SelectionAction =
   | { type: 'removed'; uniqueID: number }
   | { type: 'trackingChanged' }
   | { type: 'found'; series: FoundBlock[] };
-
-/** A series Find the numbers found, ready to add locked: the tracked block it starts from, its frames and cleaning. */
-export interface FoundBlock {
-  originalId: string;
-  points: TrackPoint[];
-  settings: BlockSettings;
-  uniqueID: number;
-}
-
-export const UNIQUE_ID_MIN = 1000;
-export const UNIQUE_ID_MAX = 9999;
-
-/** A random integer 1000..9999 that no selected block has yet. */
-export function newUniqueID(blocks: readonly Pick<SelectedBlock, 'uniqueID'>[], random: () => number = Math.random): number {
-  const taken = new Set(blocks.map((b) => b.uniqueID));
-  for (;;) {
-    const id = UNIQUE_ID_MIN + Math.floor(random() * (UNIQUE_ID_MAX - UNIQUE_ID_MIN + 1));
-    if (!taken.has(id)) return id;
-  }
-}
 
 const update = (state: SelectionState, uniqueID: number, change: (b: SelectedBlock) => SelectedBlock): SelectionState => ({
   ...state,
@@ -119,7 +86,7 @@ export function selectionReducer(state: SelectionState, action: SelectionAction)
       const taken = new Set(state.blocks.flatMap((b) => [b.id, b.originalId]));
       const added = action.series
         .filter((f) => !taken.has(f.originalId))
-        .map((f): SelectedBlock => ({ id: `locked-${f.uniqueID}`, originalId: f.originalId, locked: true, uniqueID: f.uniqueID, points: f.points, total: f.points.length, settings: f.settings }));
+        .map(lockedFoundBlock);
       return added.length === 0 ? state : { ...state, blocks: [...state.blocks, ...added] };
     }
   }

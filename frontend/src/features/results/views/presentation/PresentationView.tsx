@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { SLIDE_SIMILARITY_DEFAULT, earlierBuilds, overlapWithPrevious, similarToPrevious } from '@frametext/text-analysis';
+import { SLIDE_SIMILARITY_DEFAULT, earlierBuilds, keptSlidesSelection, overlapWithPrevious, similarToPrevious } from '@frametext/text-analysis';
 import { useAppDispatch } from '../../../../lib/store';
 import { toastShown } from '../../../../lib/ui';
 import { FrameStage } from '../../components/FrameStage';
@@ -35,7 +35,7 @@ export default function PresentationView({ view, work }: ViewProps) {
   const builds = useMemo(() => earlierBuilds(texts), [texts]);
   // The person's ticks and threshold as they left them (the shell reads them before the view is shown).
   const [restored] = useState(() => restorePresentationWork(work?.initial, view.frames.length));
-  const [selected, setSelected] = useState<boolean[]>(() => restored?.selected ?? builds.map((build) => !build));
+  const [selected, setSelected] = useState<boolean[]>(() => keptSlidesSelection(view.frames, work?.initial));
   const [threshold, setThreshold] = useState(restored?.threshold ?? SLIDE_SIMILARITY_DEFAULT);
   useReportWork(
     work,

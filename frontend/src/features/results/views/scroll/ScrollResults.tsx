@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { listItemsCsv, listItemsText, matchPercent, SCROLL_EXPORT_FILES, type DeduplicatedItems, type ListItem } from '@frametext/text-analysis';
+import { matchPercent, SCROLL_EXPORT_FILES, scrollListFile, type DeduplicatedItems, type ListItem } from '@frametext/text-analysis';
 import { downloadFile } from '../../../../lib/download';
 import { frameLabel, frameTime, type ResultsView } from '../../model';
 
@@ -41,12 +41,14 @@ export function ScrollResults({ view, result, ignoreDuplicates, framesScanned, o
     setShown(ROWS_PER_PAGE);
   }
 
-  const times = view.format === 'Video' ? view.frames.map((f) => f.t) : [];
   const exportCsv = () => {
-    const name = ignoreDuplicates ? SCROLL_EXPORT_FILES.uniqueCsv : SCROLL_EXPORT_FILES.allCsv;
-    downloadFile(name, listItemsCsv(items, { times, withUniqueColumn: !ignoreDuplicates }), 'text/csv;charset=utf-8');
+    const file = scrollListFile(view, { items, ignoreDuplicates }, 'csv');
+    downloadFile(file.fileName, file.text, 'text/csv;charset=utf-8');
   };
-  const exportTxt = () => downloadFile(ignoreDuplicates ? SCROLL_EXPORT_FILES.uniqueTxt : SCROLL_EXPORT_FILES.allTxt, listItemsText(items));
+  const exportTxt = () => {
+    const file = scrollListFile(view, { items, ignoreDuplicates }, 'txt');
+    downloadFile(file.fileName, file.text);
+  };
 
   return (
     <section className="card scroll-card" aria-labelledby="scroll-results-title">

@@ -70,7 +70,4 @@ export function boxAfterKey(box: Rect, key: string, shift: boolean): Rect | null
   return moveBox(box, arrow.x * KEY_STEP, arrow.y * KEY_STEP);
 }
 
-/** The box in a frame's pixels. */
-export function boxInPixels(box: Rect, space: { width: number; height: number }): Rect {
-  return { x: box.x * space.width, y: box.y * space.height, w: box.w * space.width, h: box.h * space.height };
-}
+export { boxInPixels } from '@frametext/text-analysis';
