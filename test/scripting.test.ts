@@ -47,6 +47,9 @@ function runProgram(command: string, args: string[], env: Record<string, string>
 const bash = (script: string, env: Record<string, string> = {}, onStderr?: Parameters<typeof runProgram>[3]) =>
   runProgram('bash', ['-c', `set -euo pipefail\n${script}`], { FRAMETEXT_URL: stack.base, FRAMETEXT_TOKEN: token, ...env }, onStderr);
 
+const cli = (args: string[], env: Record<string, string> = {}, onStderr?: Parameters<typeof runProgram>[3]) =>
+  runProgram('frametext', args, { FRAMETEXT_URL: stack.base, FRAMETEXT_TOKEN: token, ...env }, onStderr);
+
 let stack: PipelineStack;
 let work: string;
 let bin: string;
@@ -158,25 +161,33 @@ describe('docs/scripting.md', () => {
     expect(rest.stdout).toMatch(/^ID +STATUS +MODE +UPLOADED \(UTC\) +NAME$/m);
     expect(rest.stdout).toMatch(/^\S+ +processed +numerical +\d{4}-\d\d-\d\d \d\d:\d\d +charger$/m);
     expect(rest.stdout).toMatch(/^\S+ {2}processed, 5\/5 frames$/m);
+    // A format the upload's view does not offer: the API's 400, exit 1.
+    const id = /^(\S+) {2}processed/m.exec(rest.stdout)![1]!;
+    const notOffered = await cli(['export', id, '--format', 'txt']);
+    expect(notOffered).toMatchObject({ code: 1, stdout: '', stderr: 'frametext: The numerical view does not export txt; it exports csv, json.\n' });
     const exported = JSON.parse(readFileSync(path.join(work, 'charger.json'), 'utf8'));
     expect(exported).toMatchObject({ format: 'frametext.numerical', version: 1, upload: { name: 'charger', kind: 'Video' } });
     expectChargerFrames(exported.frames.map((f: { time: number; blocks: { text: string }[] }) => ({ t: f.time, detections: f.blocks })));
   }, 240_000);
 });
 
-/** The Numerical view's export.csv of the charger: a Frame and a Time column, then one row per frame. */
+/**
+ * The Numerical view's export.csv of the charger, as the app saves it (a byte-order mark for spreadsheet programs):
+ * Frame and Time, then the series Find the numbers picks, one row per frame.
+ */
 function expectChargerCsv(csv: string) {
-  const lines = csv.trim().split(/\r?\n/);
-  expect(lines[0]).toMatch(/^"?Frame"?,"?Time"?/);
-  expect(lines).toHaveLength(1 + SECONDS);
-  expect(lines.slice(1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual(['1,0:00', '2,0:01', '3,0:02', '4,0:03', '5,0:04']);
-  expect(csv).toContain(chargerValues(0).battery.replace('%', ''));
+  expect(csv.startsWith('\uFEFF')).toBe(true);
+  const [header, ...rows] = csv.slice(1).trimEnd().split(/\r?\n/);
+  expect(header).toBe('Frame,Time,"Battery (%)","Power (kW)","Elapsed"');
+  expect(rows.map((r) => r.split(',').slice(0, 2).join(','))).toEqual(['1,0:00', '2,0:01', '3,0:02', '4,0:03', '5,0:04']);
+  const truth = [0, 1, 2, 3, 4].map((s) => {
+    const v = chargerValues(s);
+    return `${s + 1},0:0${s},${v.battery.replace('%', '')},${v.power.replace(' kW', '')},${v.elapsed}`;
+  });
+  expect(rows.filter((row, s) => row === truth[s]).length).toBeGreaterThanOrEqual(4);
 }
 
 describe('frametext against FrameText', () => {
-  const cli = (args: string[], env: Record<string, string> = {}, onStderr?: Parameters<typeof runProgram>[3]) =>
-    runProgram('frametext', args, { FRAMETEXT_URL: stack.base, FRAMETEXT_TOKEN: token, ...env }, onStderr);
-
   it('prints the API’s own message when it refuses, and exits 1', async () => {
     const person = await stack.signUp();
     const read = await stack.api('POST', '/auth/api-tokens', { name: 'read only', scope: 'read' }, person.token);
@@ -226,6 +237,10 @@ describe('frametext against FrameText', () => {
       expect(stopped.stderr).toContain(`Stopped following upload ${id}; it carries on. See where it is with: frametext status ${id} --wait\n`);
       const status = await stack.api('GET', `/checkUploadStatus/${id}`, undefined, token);
       expect(status.body.data.status).not.toBe('failed');
+      // Its export is not there yet: the API's 409, and how to wait for it.
+      const early = await cli(['export', id, '--format', 'csv']);
+      expect(early.code).toBe(1);
+      expect(early.stderr).toMatch(new RegExp(`^frametext: This upload is still processing \\(status: \\w+\\); .* \\(frametext status ${id} --wait follows it until it is done\\)\n$`));
     } finally {
       await stack.addOcrWorker();
     }

@@ -1,9 +1,14 @@
 import { FRAME_INTERVALS, DEFAULT_FRAME_INTERVAL } from '@frametext/contracts/rules';
+import { VIEW_EXPORT_FORMATS } from '@frametext/contracts';
 
 /** The help of `frametext` and of each command: what `--help` prints, and what a usage error points to. */
 
 export const COMMANDS = ['upload', 'status', 'export', 'list'] as const;
 export type CommandName = (typeof COMMANDS)[number];
+
+const FORMATS_BY_VIEW = Object.entries(VIEW_EXPORT_FORMATS)
+  .map(([view, formats]) => `${view} ${formats.join(', ')}`)
+  .join('; ');
 
 const CONNECTION = `Connection (every command):
   --url URL        FrameText's address (default: $FRAMETEXT_URL, else http://localhost:8080)
@@ -47,7 +52,8 @@ Options:
   --sort name|timestamp   photos: order by file name (default) or by time taken
   --no-slide-detection    presentation mode: read every frame at --interval instead of each new slide once
   --wait                  follow the upload until it is processed or failed, showing its progress
-  --export FORMAT         then write its results: csv, txt, srt, vtt or json (implies --wait)
+  --export FORMAT         then write its results (implies --wait), as the view offers:
+                          ${FORMATS_BY_VIEW}
   --view VIEW             the results view to export from: presentation, numerical, region or scroll
                           (default: the upload's mode)
   --out FILE              write the export to FILE instead of standard output
@@ -75,7 +81,8 @@ const EXPORT = `Usage: frametext export <uploadId> --format FORMAT [--view VIEW]
 Writes a processed upload's results, as the results page's export buttons do.
 
 Options:
-  --format FORMAT   csv, txt, srt, vtt or json (each view offers some: docs/results-views.md)
+  --format FORMAT   csv, txt, srt, vtt or json, as the view offers:
+                    ${FORMATS_BY_VIEW}
   --view VIEW       presentation, numerical, region or scroll (default: the upload's mode)
   --out FILE        write to FILE instead of standard output
 

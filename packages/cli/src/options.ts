@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { FRAME_INTERVALS, MEDIA_CONTENTS, SORT_PREFERENCES, SERVER_ENGINES, type MediaContent, type ServerEngine, type SortPreference } from '@frametext/contracts/rules';
 import { LANGUAGES } from '@frametext/contracts/languages';
+import { EXPORT_FORMATS, KEPT_WORK_VIEWS, VIEW_EXPORT_FORMATS, VIEW_OF_MEDIA_CONTENT, type ExportFormat, type KeptWorkView } from '@frametext/contracts';
 import { UsageError } from './errors.js';
 import { COMMANDS, type CommandName } from './help.js';
 
@@ -9,11 +10,15 @@ import { COMMANDS, type CommandName } from './help.js';
  * without the network is checked here, so a mistake costs no request and is reported with exit 2 and the flag to fix.
  */
 
-export const EXPORT_FORMATS = ['csv', 'txt', 'srt', 'vtt', 'json'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-/** The results views (the export endpoint's `view`); the Region view reads uploads made in the captions mode. */
-export const VIEWS = ['presentation', 'numerical', 'region', 'scroll'] as const;
-export type View = (typeof VIEWS)[number];
+export type { ExportFormat };
+/** A results view (the export endpoint's `view`); the Region view reads uploads made in the captions mode. */
+export type View = KeptWorkView;
+
+/** A format the view does not offer is a usage mistake when the view is known before any request. */
+function checkOffered(view: View, format: ExportFormat, command: CommandName): void {
+  const offered = VIEW_EXPORT_FORMATS[view];
+  if (!offered.includes(format)) throw new UsageError(`the ${view} view exports ${offered.join(', ')}, not ${format}`, command);
+}
 
 export interface Connection {
   /** --url, when given (else FRAMETEXT_URL, else the default). */
@@ -177,6 +182,10 @@ export function parseCommand(argv: readonly string[]): Command {
       const translateTo = str('translate-to');
       if (translateTo !== undefined && mode !== 'captions') throw new UsageError('--translate-to is for --mode region (captions)', command);
       if (values['no-slide-detection'] && mode !== 'presentation') throw new UsageError('--no-slide-detection is for --mode presentation', command);
+      const exportFormat = format === undefined ? undefined : oneOf('export', format, EXPORT_FORMATS, command);
+      const exportView = view === undefined ? undefined : oneOf('view', view, KEPT_WORK_VIEWS, command);
+      // Checked before uploading: the upload would be read for nothing.
+      if (exportFormat) checkOffered(exportView ?? VIEW_OF_MEDIA_CONTENT[mode as MediaContent], exportFormat, command);
       const engine = str('engine');
       const sort = str('sort');
       const interval = str('interval');
@@ -194,8 +203,8 @@ export function parseCommand(argv: readonly string[]): Command {
         ...(sort !== undefined ? { sort: oneOf('sort', sort, SORT_PREFERENCES, command) } : {}),
         ...(values['no-slide-detection'] ? { slideDetection: false as const } : {}),
         wait: Boolean(values.wait) || format !== undefined,
-        ...(format !== undefined ? { export: oneOf('export', format, EXPORT_FORMATS, command) } : {}),
-        ...(view !== undefined ? { view: oneOf('view', view, VIEWS, command) } : {}),
+        ...(exportFormat ? { export: exportFormat } : {}),
+        ...(exportView ? { view: exportView } : {}),
         ...(out !== undefined ? { out } : {}),
       };
     }
@@ -205,14 +214,16 @@ export function parseCommand(argv: readonly string[]): Command {
       const uploadId = oneUploadId(positionals, command);
       const format = str('format');
       if (format === undefined) throw new UsageError(`export needs --format: ${EXPORT_FORMATS.join(', ')}`, command);
-      const view = str('view');
+      const view = str('view') === undefined ? undefined : oneOf('view', str('view')!, KEPT_WORK_VIEWS, command);
       const out = str('out');
+      const checked = oneOf('format', format, EXPORT_FORMATS, command);
+      if (view) checkOffered(view, checked, command);
       return {
         command,
         ...connection(values),
         uploadId,
-        format: oneOf('format', format, EXPORT_FORMATS, command),
-        ...(view !== undefined ? { view: oneOf('view', view, VIEWS, command) } : {}),
+        format: checked,
+        ...(view ? { view } : {}),
         ...(out !== undefined ? { out } : {}),
       };
     }
