@@ -1,6 +1,7 @@
 import { formatBytes } from '@frametext/contracts/rules';
 import type { GetUploadUrlResponse, UploadCompleteResponse } from '@frametext/contracts';
 import type { CommandContext } from '../context.js';
+import { ApiError } from '../errors.js';
 import type { UploadCommand } from '../options.js';
 import { ProgressLine } from '../progress.js';
 import { planUpload } from '../upload-request.js';
@@ -17,7 +18,11 @@ export async function uploadCommand(cmd: UploadCommand, ctx: CommandContext): Pr
   const bytes = plan.files.reduce((sum, f) => sum + f.size, 0);
   const what = plan.files.length === 1 ? plan.files[0]!.path : `${plan.files.length} photos`;
 
-  const answer = await api.json<GetUploadUrlResponse>('POST', '/getUploadURL', plan.body);
+  const answer = await api.json<GetUploadUrlResponse>('POST', '/getUploadURL', plan.body).catch((err: unknown) => {
+    // The API names the engines as the app does (Cloud AI, Basic); say which flag that is.
+    if (err instanceof ApiError && err.code === 'upload/engine-unavailable') throw new ApiError(err.status, err.code, `${err.message} (Basic is --engine server.)`);
+    throw err;
+  });
   const id = answer.uploadID;
   if (answer.framesRequested !== undefined && answer.maxFrames !== undefined && answer.maxFrames < answer.framesRequested) {
     ctx.stderr.write(`Your credits cover ${answer.maxFrames} of its ${answer.framesRequested} frames: only the first ${answer.maxFrames} will be read. Buy credits on the Account page to read them all.\n`);
