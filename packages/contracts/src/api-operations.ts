@@ -19,6 +19,7 @@ import {
   signupRequestSchema,
 } from './identity.js';
 import { EXPORT_CONTENT_TYPES, exportQuerySchema } from './exports.js';
+import { numericalExportSchema } from './numerical-export.js';
 import { keptWorkResponseSchema, keptWorkViewSchema, saveKeptWorkRequestSchema, saveKeptWorkResponseSchema } from './kept-work.js';
 import { uploadDetailsOldResponseSchema, uploadDetailsQuerySchema, uploadDetailsResponseSchema } from './results.js';
 import {
@@ -55,7 +56,7 @@ export interface ApiResponse {
   json?: NamedSchema;
   /** A non-JSON body (the simulated checkout's HTML page). */
   contentType?: string;
-  /** Non-JSON bodies of several types (a file download: CSV, text, subtitles...). */
+  /** Non-JSON bodies of several types (a file download: CSV, text, subtitles...), beside `json` when it has one. */
   contentTypes?: string[];
   /** Headers worth naming, such as Location on a redirect. */
   headers?: Record<string, string>;
@@ -299,8 +300,9 @@ export const API_OPERATIONS: Record<string, ApiOperation> = {
     query: exportQuerySchema,
     responses: {
       200: {
-        description: 'The file, with `Content-Disposition: attachment; filename="..."` (the name the app saves it under).',
-        contentTypes: [...new Set(Object.values(EXPORT_CONTENT_TYPES))],
+        description: 'The file, with `Content-Disposition: attachment; filename="..."` (the name the app saves it under). JSON is the Numerical export (docs/exports.md).',
+        json: named('NumericalExport', numericalExportSchema),
+        contentTypes: Object.values(EXPORT_CONTENT_TYPES).filter((type) => type !== EXPORT_CONTENT_TYPES.json),
         headers: { 'Content-Disposition': 'attachment; filename="<the file name the app uses>"' },
       },
     },

@@ -11,15 +11,18 @@ export const EXPORT_FORMATS = ['csv', 'txt', 'srt', 'vtt', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /**
- * The files each view's buttons save. Numerical TXT is not offered yet: adding 'txt' here (and its builder in the
- * results service's export table) is all it takes.
+ * The files each view's buttons save. Numerical TXT is not offered yet: adding 'txt' to its list is the change (the
+ * results service's table of Numerical files then asks for its builder, by type).
  */
-export const VIEW_EXPORT_FORMATS: Record<KeptWorkView, readonly ExportFormat[]> = {
+export const VIEW_EXPORT_FORMATS = {
   presentation: ['txt'],
   numerical: ['csv', 'json'],
   region: ['csv', 'txt', 'srt', 'vtt'],
   scroll: ['csv', 'txt'],
-};
+} as const satisfies Record<KeptWorkView, readonly ExportFormat[]>;
+
+/** The formats view V offers. */
+export type ViewExportFormat<V extends KeptWorkView> = (typeof VIEW_EXPORT_FORMATS)[V][number];
 
 /** The view an upload opens in: the one made for its media content (the Region view reads captions). */
 export const VIEW_OF_MEDIA_CONTENT: Record<MediaContent, KeptWorkView> = { numerical: 'numerical', captions: 'region', presentation: 'presentation', scroll: 'scroll' };

@@ -115,9 +115,10 @@ function describeOperation(key: string, op: ApiOperation, signedIn: boolean, com
   for (const [status, r] of Object.entries(op.responses)) {
     responses[status] = { description: r.description };
     if (r.headers) responses[status].headers = Object.fromEntries(Object.entries(r.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }]));
-    if (r.json) responses[status].content = { 'application/json': { schema: components.add(r.json, 'output') } };
-    else if (r.contentType) responses[status].content = { [r.contentType]: { schema: { type: 'string' } } };
-    else if (r.contentTypes) responses[status].content = Object.fromEntries(r.contentTypes.map((type) => [type, { schema: { type: 'string' } }]));
+    const content: NonNullable<OpenApiOperation['responses'][string]['content']> = {};
+    if (r.json) content['application/json'] = { schema: components.add(r.json, 'output') };
+    for (const type of r.contentType ? [r.contentType] : (r.contentTypes ?? [])) content[type] ??= { schema: { type: 'string' } };
+    if (Object.keys(content).length > 0) responses[status].content = content;
   }
   const errors: Record<number, string> = { ...op.errors };
   if (signedIn) errors[403] ??= REFUSED_TOKEN;

@@ -1,4 +1,4 @@
-import { EXPORT_CONTENT_TYPES, VIEW_EXPORT_FORMATS, VIEW_OF_MEDIA_CONTENT, type ExportFormat, type ExportQuery, type KeptWorkView } from '@frametext/contracts';
+import { EXPORT_CONTENT_TYPES, VIEW_EXPORT_FORMATS, VIEW_OF_MEDIA_CONTENT, type ExportFormat, type ExportQuery, type KeptWorkView, type ViewExportFormat } from '@frametext/contracts';
 import { badRequest, conflict } from '@frametext/service-kit';
 import {
   NUMERICAL_CSV_FILE,
@@ -23,6 +23,7 @@ import {
   toSrt,
   toVtt,
   type FrameSpace,
+  type ProofSeries,
   type ResultsSource,
 } from '@frametext/text-analysis';
 import { findKeptWork } from '../data/kept-work.js';
@@ -54,7 +55,21 @@ interface ExportInput {
 
 const nothing = (message: string) => conflict('export/empty', message);
 
-function numericalFile({ source, kept, format }: ExportInput): Omit<ExportFile, 'contentType'> {
+type FileBody = Omit<ExportFile, 'contentType'>;
+
+/** The Numerical view's files by format (its formats are VIEW_EXPORT_FORMATS.numerical: the type asks for each). */
+const NUMERICAL_FILES: Record<ViewExportFormat<'numerical'>, (source: ResultsSource, proof: readonly ProofSeries[]) => FileBody> = {
+  csv: (source, proof) => ({
+    fileName: NUMERICAL_CSV_FILE,
+    body: numericalCsv(
+      source.frames.map((f) => ({ t: f.t })),
+      proof.map((p) => p.series),
+    ),
+  }),
+  json: (source, proof) => ({ fileName: resultsJsonFileName(source.uploadName), body: numericalJson(numericalExport(source, proof)) }),
+};
+
+function numericalFile({ source, kept, format }: ExportInput): FileBody {
   const proof = keptNumericalSeries(
     source.frames.map((f) => f.detections),
     kept,
@@ -62,17 +77,10 @@ function numericalFile({ source, kept, format }: ExportInput): Omit<ExportFile, 
   if (proof.length === 0) {
     throw nothing('No series to export: no series is selected in the Numerical view and Find the numbers finds no number that changes over the video. Pick blocks in the app, then export again.');
   }
-  if (format === 'json') return { fileName: resultsJsonFileName(source.uploadName), body: numericalJson(numericalExport(source, proof)) };
-  return {
-    fileName: NUMERICAL_CSV_FILE,
-    body: numericalCsv(
-      source.frames.map((f) => ({ t: f.t })),
-      proof.map((p) => p.series),
-    ),
-  };
+  return NUMERICAL_FILES[format as ViewExportFormat<'numerical'>](source, proof);
 }
 
-function regionFile({ source, kept, format, spaceOf }: ExportInput): Omit<ExportFile, 'contentType'> {
+function regionFile({ source, kept, format, spaceOf }: ExportInput): FileBody {
   const { boxes, readings, cues } = keptRegionReading(source.frames, spaceOf, kept);
   if (boxes.length === 0 || !hasAnyLine(readings)) {
     throw nothing('No text lies wholly inside the Region view\'s boxes: move or resize them over the text in the app, then export again.');
@@ -86,13 +94,13 @@ function regionFile({ source, kept, format, spaceOf }: ExportInput): Omit<Export
   return { fileName: subtitleFileName(source.uploadName, boxes[0]!.name, ext), body: ext === 'srt' ? toSrt(own) : toVtt(own) };
 }
 
-function presentationFile({ source, kept }: ExportInput): Omit<ExportFile, 'contentType'> {
+function presentationFile({ source, kept }: ExportInput): FileBody {
   const selected = keptSlidesSelection(source.frames, kept);
   if (!selected.some(Boolean)) throw nothing('No frame is selected in the Presentation view: select frames in the app, then export again.');
   return { fileName: selectedSlidesFileName(source.uploadID), body: selectedSlidesText(source, selected) };
 }
 
-function scrollFile({ source, kept, format }: ExportInput): Omit<ExportFile, 'contentType'> {
+function scrollFile({ source, kept, format }: ExportInput): FileBody {
   const list = keptScrollList(source.frames, kept);
   if (!list) throw nothing('The Scroll view has no locked template yet: box one list item in the app and press Lock Template, then export again.');
   if (list.items.length === 0) throw nothing('No item matches the Scroll view\'s template: adjust the template or its settings in the app, then export again.');
@@ -100,7 +108,7 @@ function scrollFile({ source, kept, format }: ExportInput): Omit<ExportFile, 'co
   return { fileName: file.fileName, body: file.text };
 }
 
-const BUILDERS: Record<KeptWorkView, (input: ExportInput) => Omit<ExportFile, 'contentType'>> = {
+const BUILDERS: Record<KeptWorkView, (input: ExportInput) => FileBody> = {
   numerical: numericalFile,
   region: regionFile,
   presentation: presentationFile,
@@ -118,7 +126,7 @@ function frameSpaces(upload: UploadRow, rows: readonly FrameRow[]): (index: numb
 }
 
 function checkFormat(view: KeptWorkView, format: ExportFormat): void {
-  const offered = VIEW_EXPORT_FORMATS[view];
+  const offered: readonly ExportFormat[] = VIEW_EXPORT_FORMATS[view];
   if (!offered.includes(format)) {
     throw badRequest('export/format-not-offered', `The ${view} view does not export ${format}; it exports ${offered.join(', ')}.`, { view, formats: offered });
   }
@@ -146,7 +154,6 @@ export async function exportUpload(ctx: ResultsContext, userId: string, uploadId
  * other characters as '_' in the plain one.
  */
 export function attachmentDisposition(fileName: string): string {
-  // eslint-disable-next-line no-control-regex
   const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return ascii === fileName ? `attachment; filename="${fileName}"` : `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }

@@ -69,7 +69,10 @@ export function resultsRoutes(ctx: ResultsContext): Router {
     const id = uploadIdParam(req);
     const query = parseBody(exportQuerySchema, req.query, 'request/invalid-query');
     const file = await exportUpload(ctx, userId, id, query);
-    res.status(200).set({ 'Content-Type': file.contentType, 'Content-Disposition': attachmentDisposition(file.fileName) }).end(Buffer.from(file.body, 'utf8'));
+    // setHeader, not set: Express's set() would add a charset to types sent without one (text/vtt, application/json).
+    res.setHeader('Content-Type', file.contentType);
+    res.setHeader('Content-Disposition', attachmentDisposition(file.fileName));
+    res.status(200).end(Buffer.from(file.body, 'utf8'));
   });
 
   return router;

@@ -119,7 +119,7 @@ function OperationView({ entry, doc }: { entry: Entry; doc: OpenApiDocument }) {
       <ul className="api-responses">
         {Object.entries(op.responses).map(([status, response]) => {
           const json = response.content?.['application/json']?.schema;
-          const other = response.content && !json ? Object.keys(response.content)[0] : undefined;
+          const other = response.content ? Object.keys(response.content).filter((type) => type !== 'application/json').join(', ') || undefined : undefined;
           const named = json ? resolve(json, doc).name : undefined;
           return (
             <li key={status} className="api-response">
