@@ -16,7 +16,7 @@ export type View = KeptWorkView;
 
 /** A format the view does not offer is a usage mistake when the view is known before any request. */
 function checkOffered(view: View, format: ExportFormat, command: CommandName): void {
-  const offered = VIEW_EXPORT_FORMATS[view];
+  const offered: readonly ExportFormat[] = VIEW_EXPORT_FORMATS[view];
   if (!offered.includes(format)) throw new UsageError(`the ${view} view exports ${offered.join(', ')}, not ${format}`, command);
 }
 
