@@ -165,6 +165,10 @@ describe('docs/scripting.md', () => {
     const id = /^(\S+) {2}processed/m.exec(rest.stdout)![1]!;
     const notOffered = await cli(['export', id, '--format', 'txt']);
     expect(notOffered).toMatchObject({ code: 1, stdout: '', stderr: 'frametext: The numerical view does not export txt; it exports csv, json.\n' });
+    // --out a folder: the file keeps the name FrameText gives it.
+    const intoFolder = await cli(['export', id, '--format', 'csv', '--out', '.']);
+    expect(intoFolder).toMatchObject({ code: 0, stderr: `Wrote ${path.join('.', 'export.csv')} (${readFileSync(path.join(work, 'charger.csv')).length} bytes)\n` });
+    expect(readFileSync(path.join(work, 'export.csv'), 'utf8')).toBe(readFileSync(path.join(work, 'charger.csv'), 'utf8'));
     const exported = JSON.parse(readFileSync(path.join(work, 'charger.json'), 'utf8'));
     expect(exported).toMatchObject({ format: 'frametext.numerical', version: 1, upload: { name: 'charger', kind: 'Video' } });
     expectChargerFrames(exported.frames.map((f: { time: number; blocks: { text: string }[] }) => ({ t: f.time, detections: f.blocks })));
@@ -188,19 +192,27 @@ function expectChargerCsv(csv: string) {
 }
 
 describe('frametext against FrameText', () => {
+  /** An upload token of this block's own, so its tests run alone too (vitest -t). */
+  let own = '';
+  beforeAll(async () => {
+    const person = await stack.signUp();
+    own = (await stack.api('POST', '/auth/api-tokens', { name: 'cli tests', scope: 'upload' }, person.token)).body.token;
+  });
+  const frametext = (args: string[], env: Record<string, string> = {}, onStderr?: Parameters<typeof runProgram>[3]) => cli(args, { FRAMETEXT_TOKEN: own, ...env }, onStderr);
+
   it('prints the API’s own message when it refuses, and exits 1', async () => {
     const person = await stack.signUp();
     const read = await stack.api('POST', '/auth/api-tokens', { name: 'read only', scope: 'read' }, person.token);
     freshWork();
-    const refused = await cli(['upload', 'charger.mp4', '--engine', 'server'], { FRAMETEXT_TOKEN: read.body.token });
+    const refused = await frametext(['upload', 'charger.mp4', '--engine', 'server'], { FRAMETEXT_TOKEN: read.body.token });
     expect(refused).toMatchObject({ code: 1, stdout: '', stderr: 'frametext: This token can only read; create one with the upload scope on your Account page.\n' });
 
     const missing = await stack.api('GET', '/checkUploadStatus/00000000-0000-4000-8000-000000000000', undefined, read.body.token);
     expect(missing.status).toBe(404);
-    const unknown = await cli(['status', '00000000-0000-4000-8000-000000000000'], { FRAMETEXT_TOKEN: read.body.token });
+    const unknown = await frametext(['status', '00000000-0000-4000-8000-000000000000'], { FRAMETEXT_TOKEN: read.body.token });
     expect(unknown).toMatchObject({ code: 1, stderr: `frametext: ${missing.body.error.message}\n` });
 
-    const revoked = await cli(['list'], { FRAMETEXT_TOKEN: `ftpat_${'a'.repeat(32)}_${'B'.repeat(43)}` });
+    const revoked = await frametext(['list'], { FRAMETEXT_TOKEN: `ftpat_${'a'.repeat(32)}_${'B'.repeat(43)}` });
     expect(revoked).toMatchObject({ code: 1, stderr: 'frametext: This API token was revoked or does not exist.\n' });
   });
 
@@ -213,11 +225,11 @@ describe('frametext against FrameText', () => {
         { name: 'slide-2.jpg', lines: ['Next steps', 'Hire two engineers'], capturedAt: new Date('2024-05-01T10:05:00Z'), width: 960, height: 540 },
       ],
     });
-    const ran = await cli(['upload', ...photos.map((p) => p.name), '--mode', 'presentation', '--engine', 'server', '--name', 'Slides', '--wait']);
+    const ran = await frametext(['upload', ...photos.map((p) => p.name), '--mode', 'presentation', '--engine', 'server', '--name', 'Slides', '--wait']);
     expect(ran.stderr).toMatch(/^processed, 2\/2 frames$/m);
     expect(ran.code).toBe(0);
     const id = ran.stdout.trim();
-    const details = await stack.api('GET', `/getUploadDetails/${id}?mode=presentation`, undefined, token);
+    const details = await stack.api('GET', `/getUploadDetails/${id}?mode=presentation`, undefined, own);
     expect(details.body.uploadData).toMatchObject({ uploadName: 'Slides', isVideo: false, mediaContent: 'presentation' });
     expect(JSON.stringify(details.body.results.ocrResults)).toContain('Quarterly');
   }, 180_000);
@@ -227,18 +239,18 @@ describe('frametext against FrameText', () => {
     // With no OCR worker the upload waits in the queue until one is back.
     await stack.stopOcrWorkers();
     try {
-      const started = await cli(['upload', 'charger.mp4', '--engine', 'server', '--interval', '5']);
+      const started = await frametext(['upload', 'charger.mp4', '--engine', 'server', '--interval', '5']);
       expect(started.code).toBe(0);
       const id = started.stdout.trim();
-      const stopped = await cli(['status', id, '--wait'], {}, (stderr, child) => {
+      const stopped = await frametext(['status', id, '--wait'], {}, (stderr, child) => {
         if (/^(uploaded|processing)/m.test(stderr)) child.kill('SIGINT');
       });
       expect(stopped.code).toBe(130);
       expect(stopped.stderr).toContain(`Stopped following upload ${id}; it carries on. See where it is with: frametext status ${id} --wait\n`);
-      const status = await stack.api('GET', `/checkUploadStatus/${id}`, undefined, token);
+      const status = await stack.api('GET', `/checkUploadStatus/${id}`, undefined, own);
       expect(status.body.data.status).not.toBe('failed');
       // Its export is not there yet: the API's 409, and how to wait for it.
-      const early = await cli(['export', id, '--format', 'csv']);
+      const early = await frametext(['export', id, '--format', 'csv']);
       expect(early.code).toBe(1);
       expect(early.stderr).toMatch(new RegExp(`^frametext: This upload is still processing \\(status: \\w+\\); .* \\(frametext status ${id} --wait follows it until it is done\\)\n$`));
     } finally {

@@ -56,7 +56,8 @@ Options:
                           ${FORMATS_BY_VIEW}
   --view VIEW             the results view to export from: presentation, numerical, region or scroll
                           (default: the upload's mode)
-  --out FILE              write the export to FILE instead of standard output
+  --out FILE              write the export to FILE instead of standard output (to a folder: under the
+                          file name FrameText gives, such as export.csv)
 
 ${CONNECTION}
 
@@ -84,7 +85,8 @@ Options:
   --format FORMAT   csv, txt, srt, vtt or json, as the view offers:
                     ${FORMATS_BY_VIEW}
   --view VIEW       presentation, numerical, region or scroll (default: the upload's mode)
-  --out FILE        write to FILE instead of standard output
+  --out FILE        write to FILE instead of standard output (to a folder: under the file name
+                    FrameText gives, such as export.csv)
 
 ${CONNECTION}
 `;

@@ -5,7 +5,7 @@ import { ApiError } from '../errors.js';
 import type { UploadCommand } from '../options.js';
 import { ProgressLine } from '../progress.js';
 import { planUpload } from '../upload-request.js';
-import { waitUntilDone } from '../wait.js';
+import { JUST_COMPLETED_GRACE_MS, waitUntilDone } from '../wait.js';
 import { writeExport } from './export.js';
 
 /**
@@ -27,7 +27,7 @@ export async function uploadCommand(cmd: UploadCommand, ctx: CommandContext): Pr
   if (answer.framesRequested !== undefined && answer.maxFrames !== undefined && answer.maxFrames < answer.framesRequested) {
     ctx.stderr.write(`Your credits cover ${answer.maxFrames} of its ${answer.framesRequested} frames: only the first ${answer.maxFrames} will be read. Buy credits on the Account page to read them all.\n`);
   }
-  ctx.onInterrupt(`Stopped before ${what} was sent: upload ${id} will not be processed. Run the command again to upload it.`);
+  ctx.onInterrupt(`Stopped before ${what} was sent: upload ${id} will not be processed, and the credits it holds come back when FrameText marks it abandoned. Run the command again to upload it.`);
   ctx.stderr.write(`Uploading ${what} (${formatBytes(bytes)}) as upload ${id}${answer.creditCost !== undefined ? `, ${answer.creditCost} credit${answer.creditCost === 1 ? '' : 's'}` : ''}\n`);
   for (const [i, file] of plan.files.entries()) await api.putFile(answer.urls[i]!, file.path, file.contentType);
   await api.json<UploadCompleteResponse>('POST', '/uploadComplete', { uploadID: id });
@@ -41,7 +41,7 @@ export async function uploadCommand(cmd: UploadCommand, ctx: CommandContext): Pr
   const exportHint = cmd.export ? `; then: frametext export ${id} --format ${cmd.export}${cmd.view ? ` --view ${cmd.view}` : ''}${cmd.out ? ` --out ${cmd.out}` : ''}` : '';
   ctx.onInterrupt(`Stopped following upload ${id}; it carries on. Pick up with: frametext status ${id} --wait${exportHint}`);
   const progress = new ProgressLine(ctx.stderr);
-  await waitUntilDone(api, id, progress, { justCompleted: true }).finally(() => progress.end());
+  await waitUntilDone(api, id, progress, { notFoundGraceMs: JUST_COMPLETED_GRACE_MS }).finally(() => progress.end());
   ctx.onInterrupt(undefined);
   if (cmd.export) await writeExport(api, id, cmd.export, cmd.view, cmd.out, ctx);
   else ctx.stdout.write(`${id}\n`);
