@@ -249,6 +249,14 @@ describe('frametext against FrameText', () => {
       expect(stopped.stderr).toContain(`Stopped following upload ${id}; it carries on. See where it is with: frametext status ${id} --wait\n`);
       const status = await stack.api('GET', `/checkUploadStatus/${id}`, undefined, own);
       expect(status.body.data.status).not.toBe('failed');
+      // The same during upload --wait --export: the hint also gives the export to run afterwards.
+      const uploading = await frametext(['upload', 'charger.mp4', '--engine', 'server', '--interval', '5', '--export', 'csv', '--out', 'later.csv'], {}, (stderr, child) => {
+        if (/^(uploaded|processing)/m.test(stderr)) child.kill('SIGINT');
+      });
+      expect(uploading.code).toBe(130);
+      const second = /as upload (\S+),/.exec(uploading.stderr)![1]!;
+      expect(uploading.stderr).toContain(`Stopped following upload ${second}; it carries on. Pick up with: frametext status ${second} --wait; then: frametext export ${second} --format csv --out later.csv\n`);
+      expect(existsSync(path.join(work, 'later.csv'))).toBe(false);
       // Its export is not there yet: the API's 409, and how to wait for it.
       const early = await frametext(['export', id, '--format', 'csv']);
       expect(early.code).toBe(1);
