@@ -18,13 +18,8 @@ export class FrameTextApi {
   /** The API a command talks to: flags first, then the environment; a missing token or a bad address is a usage error. */
   static connect(given: Connection, env: Environment): FrameTextApi {
     const address = given.url ?? env.url ?? DEFAULT_URL;
-    let url: URL;
-    try {
-      url = new URL(address);
-    } catch {
-      url = new URL('invalid:');
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    const url = URL.canParse(address) ? new URL(address) : undefined;
+    if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
       throw new UsageError(`${given.url ? '--url' : 'FRAMETEXT_URL'} must be FrameText's http(s) address, such as ${DEFAULT_URL} (got "${address}")`);
     }
     const token = given.token ?? env.token;

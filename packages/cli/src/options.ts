@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { FRAME_INTERVALS, MEDIA_CONTENTS, SORT_PREFERENCES, SERVER_ENGINES, type MediaContent, type ServerEngine, type SortPreference } from '@frametext/contracts/rules';
+import { DEFAULT_MEDIA_CONTENT, FRAME_INTERVALS, MEDIA_CONTENTS, SORT_PREFERENCES, SERVER_ENGINES, type MediaContent, type ServerEngine, type SortPreference } from '@frametext/contracts/rules';
 import { LANGUAGES } from '@frametext/contracts/languages';
 import { EXPORT_FORMATS, KEPT_WORK_VIEWS, VIEW_EXPORT_FORMATS, VIEW_OF_MEDIA_CONTENT, type ExportFormat, type KeptWorkView } from '@frametext/contracts';
 import { UsageError } from './errors.js';
@@ -98,11 +98,12 @@ const COMMAND_OPTIONS: Record<CommandName, Options> = {
 };
 
 /** `--mode` takes the API's names and the results view's name for captions. */
-const MODE_ALIASES: Record<string, MediaContent> = { region: 'captions' };
+const MODE_ALIASES = new Map<string, MediaContent>([['region', 'captions']]);
 
-function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[], command: CommandName): T {
+/** `value` if it is one of `allowed`; else a usage error listing them (and `alias`, another accepted spelling). */
+function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[], command: CommandName, alias?: string): T {
   if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw new UsageError(`--${flag} must be one of ${allowed.join(', ')} (got "${value}")`, command);
+  throw new UsageError(`--${flag} must be one of ${[...allowed, ...(alias ? [alias] : [])].join(', ')} (got "${value}")`, command);
 }
 
 /** A language of the list by its code (en), Tesseract model (eng) or name (English), as its code. */
@@ -178,14 +179,14 @@ export function parseCommand(argv: readonly string[]): Command {
       const out = str('out');
       if (view !== undefined && format === undefined) throw new UsageError('--view chooses what --export writes; add --export FORMAT', command);
       if (out !== undefined && format === undefined) throw new UsageError('--out is where --export writes; add --export FORMAT', command);
-      const mode = modeName === undefined ? 'numerical' : (MODE_ALIASES[modeName] ?? oneOf('mode', modeName, [...MEDIA_CONTENTS, 'region'], command));
+      const mode = (modeName === undefined ? DEFAULT_MEDIA_CONTENT : (MODE_ALIASES.get(modeName) ?? oneOf('mode', modeName, MEDIA_CONTENTS, command, 'region'))) as MediaContent;
       const translateTo = str('translate-to');
       if (translateTo !== undefined && mode !== 'captions') throw new UsageError('--translate-to is for --mode region (captions)', command);
       if (values['no-slide-detection'] && mode !== 'presentation') throw new UsageError('--no-slide-detection is for --mode presentation', command);
       const exportFormat = format === undefined ? undefined : oneOf('export', format, EXPORT_FORMATS, command);
       const exportView = view === undefined ? undefined : oneOf('view', view, KEPT_WORK_VIEWS, command);
       // Checked before uploading: the upload would be read for nothing.
-      if (exportFormat) checkOffered(exportView ?? VIEW_OF_MEDIA_CONTENT[mode as MediaContent], exportFormat, command);
+      if (exportFormat) checkOffered(exportView ?? VIEW_OF_MEDIA_CONTENT[mode], exportFormat, command);
       const engine = str('engine');
       const sort = str('sort');
       const interval = str('interval');
@@ -194,7 +195,7 @@ export function parseCommand(argv: readonly string[]): Command {
         command,
         ...connection(values),
         files: positionals,
-        mode: mode as MediaContent,
+        mode,
         ...(interval !== undefined ? { interval: parseInterval(interval) } : {}),
         ...(engine !== undefined ? { engine: oneOf('engine', engine, SERVER_ENGINES, command) } : {}),
         ...(language !== undefined ? { language: languageCode('language', language, command) } : {}),

@@ -60,6 +60,7 @@ describe('frametext upload', () => {
     [['upload'], 'upload needs a file: one video (.mp4, .mov) or one or more photos (.png, .jpg)'],
     [['upload', 'v.mp4', '--interval', '2'], '--interval must be one of 0.1, 0.25, 0.5, 1, 3, 5, 10, 15, 30, 45, 60, 120, 180, 240, 300, 600, 900, 1800, 2700, 3600 seconds (got "2")'],
     [['upload', 'v.mp4', '--mode', 'numbers'], '--mode must be one of numerical, captions, presentation, scroll, region (got "numbers")'],
+    [['upload', 'v.mp4', '--mode', 'constructor'], '--mode must be one of numerical, captions, presentation, scroll, region (got "constructor")'],
     [['upload', 'v.mp4', '--engine', 'local'], '--engine must be one of cloud, server (got "local")'],
     [['upload', 'v.mp4', '--export', 'xlsx'], '--export must be one of csv, txt, srt, vtt, json (got "xlsx")'],
     [['upload', 'v.mp4', '--language', 'klingon'], '--language "klingon" is not a language FrameText reads: give a code such as en, de or zh-TW (or eng, or English)'],
