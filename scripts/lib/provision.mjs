@@ -19,6 +19,10 @@ const RUNTIME_PACKAGES = [
 const TEST_PACKAGES = [
   { bin: 'chromium', pkg: ['chromium'] },
   { bin: 'docker-compose', pkg: ['docker-compose'] },
+  // docs/scripting.md's curl and Python examples run as written (test/scripting.test.ts).
+  { bin: 'curl', pkg: ['curl'] },
+  { bin: 'jq', pkg: ['jq'] },
+  { bin: 'python3', pkg: ['python3'] },
   // promtool checks deploy/monitoring's Prometheus config and alert rules.
   { bin: 'promtool', pkg: ['prometheus'] },
   // A single-node Ceph RADOS Gateway: the real S3 server the s3 storage driver is tested against.

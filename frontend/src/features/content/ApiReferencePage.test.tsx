@@ -29,6 +29,10 @@ describe('the API reference page', { timeout: 20_000 }, () => {
     expect(contents.querySelectorAll('a[href^="#"]')).toHaveLength(Object.keys(API_OPERATIONS).length);
     expect(document.querySelectorAll('article.api-op')).toHaveLength(Object.keys(API_OPERATIONS).length);
     expect(screen.getByRole('link', { name: '/api/openapi.json' })).toHaveAttribute('href', '/api/openapi.json');
+    // Where to get a token, and the command-line client and the scripting guide.
+    expect(screen.getByRole('link', { name: 'Account page' })).toHaveAttribute('href', '/account');
+    expect(screen.getByText('frametext upload video.mp4 --mode numerical --interval 1 --wait --export csv')).toBeInTheDocument();
+    expect(screen.getByText('docs/scripting.md')).toBeInTheDocument();
   });
 
   it("shows an upload's token, its request forms (photos by capture times among them), an example and its answers", async () => {

@@ -1,3 +1,4 @@
+import { Link } from 'react-router-dom';
 import { Spinner } from '../../components/Spinner';
 import { errorMessage } from '../../lib/api';
 import { ApiReference, OPENAPI_URL } from './api-reference/ApiReference';
@@ -13,6 +14,12 @@ export default function ApiReferencePage() {
       <header className="content-header">
         <h1>API reference</h1>
         <p className="content-lead">Everything the web app does, a script can do too: the same endpoints, described here and in {OPENAPI_URL}.</p>
+        <p className="content-muted">
+          Scripts sign in with a personal API token, made on your <Link to="/account">Account page</Link> under API tokens. From a terminal, the{' '}
+          <code>frametext</code> command-line client (<code>packages/cli</code> in the source) does the whole loop in one line:{' '}
+          <code>frametext upload video.mp4 --mode numerical --interval 1 --wait --export csv</code>. The same loop in curl and Python, step by step, is{' '}
+          <code>docs/scripting.md</code> in the source.
+        </p>
       </header>
       {described.data && <ApiReference doc={described.data} />}
       {described.isError && (
