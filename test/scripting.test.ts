@@ -163,8 +163,8 @@ describe('docs/scripting.md', () => {
     expect(rest.stdout).toMatch(/^\S+ {2}processed, 5\/5 frames$/m);
     // A format the upload's view does not offer: the API's 400, exit 1.
     const id = /^(\S+) {2}processed/m.exec(rest.stdout)![1]!;
-    const notOffered = await cli(['export', id, '--format', 'txt']);
-    expect(notOffered).toMatchObject({ code: 1, stdout: '', stderr: 'frametext: The numerical view does not export txt; it exports csv, json.\n' });
+    const notOffered = await cli(['export', id, '--format', 'srt']);
+    expect(notOffered).toMatchObject({ code: 1, stdout: '', stderr: 'frametext: The numerical view does not export srt; it exports csv, txt, json.\n' });
     // --out a folder: the file keeps the name FrameText gives it.
     const intoFolder = await cli(['export', id, '--format', 'csv', '--out', '.']);
     expect(intoFolder).toMatchObject({ code: 0, stderr: `Wrote ${path.join('.', 'export.csv')} (${readFileSync(path.join(work, 'charger.csv')).length} bytes)\n` });

@@ -67,7 +67,7 @@ describe('frametext upload', () => {
     [['upload', 'v.mp4', '--out', 'x.csv'], '--out is where --export writes; add --export FORMAT'],
     [['upload', 'v.mp4', '--view', 'numerical'], '--view chooses what --export writes; add --export FORMAT'],
     [['upload', 'v.mp4', '--translate-to', 'de'], '--translate-to is for --mode region (captions)'],
-    [['upload', 'v.mp4', '--export', 'srt'], 'the numerical view exports csv, json, not srt'],
+    [['upload', 'v.mp4', '--export', 'srt'], 'the numerical view exports csv, txt, json, not srt'],
     [['upload', 'v.mp4', '--mode', 'region', '--export', 'csv', '--view', 'presentation'], 'the presentation view exports txt, not csv'],
     [['upload', 'v.mp4', '--mode'], '--mode needs a value'],
     [['upload', 'v.mp4', '--mode', '--wait'], '--mode needs a value'],
@@ -94,7 +94,7 @@ describe('status, export and list', () => {
     [['export', 'abc'], 'export needs --format: csv, txt, srt, vtt, json'],
     [['export', 'abc', '--format', 'pdf'], '--format must be one of csv, txt, srt, vtt, json (got "pdf")'],
     [['export', 'abc', '--format', 'csv', '--view', 'chart'], '--view must be one of presentation, numerical, region, scroll (got "chart")'],
-    [['export', 'abc', '--format', 'txt', '--view', 'numerical'], 'the numerical view exports csv, json, not txt'],
+    [['export', 'abc', '--format', 'vtt', '--view', 'numerical'], 'the numerical view exports csv, txt, json, not vtt'],
     [['list', 'mine'], 'list takes no argument (got mine)'],
   ])('%j is refused: %s', (argv, message) => {
     expect(usageError(argv).message).toBe(message);
