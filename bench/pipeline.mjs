@@ -2,6 +2,8 @@
 // workers, results) against the anchor, bare Tesseract on the same frames (ffmpeg's fps filter, then one
 // single-threaded `tesseract` per core: sample-media's anchor.ts), in the same run.
 // Prints frames per second, the ratio, time per stage, and the share of known values found by each.
+// BENCH_CASES=0,5 runs only those cases (by their place in the list); BENCH_MISSES=1 prints each value either one
+// missed, with the text it read instead.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -102,6 +104,7 @@ function accuracy(video, frames) {
     for (const want of textsAt(video, t + 0.001)) {
       total += 1;
       if (have.includes(norm(want))) found += 1;
+      else if (process.env.BENCH_MISSES) console.log(`miss t=${t} ${want} | ${text.replace(/\n/g, ' / ')}`);
     }
   }
   return total ? found / total : 0;
@@ -174,7 +177,7 @@ export function benchPipeline() {
     const charger = await makeChargerVideo({ dir, seconds: 60 });
     // Every frame (no slide detection), so both read the same 60 frames: 10 slides, each on screen for 6 of them.
     const slides = await makeSlidesVideo({ dir, slides: SLIDES, secondsPerSlide: 6 });
-    const cases = [
+    const all = [
       { name: 'charger screen, 60 s 720p at 1 s', video: charger, interval: 1 },
       { name: 'telemetry numbers over a moving picture, 60 s 720p at 1 s', video: await makeTelemetryVideo({ dir, seconds: 60 }), interval: 1 },
       { name: 'slides, 60 s 720p at 1 s, every frame read', video: slides, interval: 1, mediaContent: 'presentation' },
@@ -182,6 +185,7 @@ export function benchPipeline() {
       { name: 'slides filmed by a phone (the same), 60 s at 1 s, every frame read', video: await filmWithPhone(slides, { dir }), interval: 1, mediaContent: 'presentation' },
       { name: 'lab instrument (white and yellow readings on blue) filmed by a phone, 60 s at 1 s', video: await filmWithPhone(await makeInstrumentVideo({ dir, seconds: 60 }), { dir }), interval: 1 },
     ];
+    const cases = process.env.BENCH_CASES ? all.filter((c, i) => process.env.BENCH_CASES.split(',').includes(String(i))) : all;
     const rows = [];
     for (const c of cases) {
       const bare = await bareTesseract(c.video, c.interval, dir);

@@ -65,6 +65,39 @@ export function cropImage(frame: PreparedFrame, image: 'bare' | 'mask', box: { l
   return netpbm(colour ? 'P6' : 'P5', box.width, box.height, out);
 }
 
+/** White rows between the rectangles of a stacked mask image: Tesseract keeps lines this far apart as separate lines. */
+const STACK_GAP = 32;
+
+/** Where each rectangle of a stacked image sits in it (its top row). */
+export interface StackedArea {
+  area: { left: number; top: number; width: number; height: number };
+  top: number;
+}
+
+/**
+ * Rectangles of the white mask stacked top to bottom on one white page, as one image: Tesseract reads them in one
+ * go, with what every line shows of the text's size to go by (a lone `144 kW` cut out on its own came back as
+ * `144 kw` on some frames, as part of a page with the screen's other values it did not).
+ */
+export function stackMaskAreas(frame: PreparedFrame, areas: StackedArea['area'][]): { image: Buffer; placed: StackedArea[] } {
+  const width = Math.max(...areas.map((a) => a.width));
+  const placed: StackedArea[] = [];
+  let height = 0;
+  for (const area of areas) {
+    placed.push({ area, top: height });
+    height += area.height + STACK_GAP;
+  }
+  height -= STACK_GAP;
+  const out = Buffer.alloc(width * height, 255);
+  for (const { area, top } of placed) {
+    for (let y = 0; y < area.height; y++) {
+      const from = (area.top + y) * frame.width + area.left;
+      frame.maskPixels.copy(out, (top + y) * width, from, from + area.width);
+    }
+  }
+  return { image: netpbm('P5', width, height, out), placed };
+}
+
 /** A pixel whose channels spread by more than this is saturated (a colour, not a grey). */
 const SATURATED_SPREAD = 48;
 /** A frame with at least this share of saturated pixels is read in colour. */

@@ -2,7 +2,7 @@ import type { Detection, MediaContent, Word } from '@frametext/contracts';
 import { mergeRuns, readableRuns, runCandidate, wantsMaskPass as sharedWantsMaskPass } from '@frametext/text-analysis';
 import { changedCells, patchPixels, readingAreas, touches, type MemoryHandle, type Reading } from './frame-memory.js';
 import { boxArea, boxVertices, grow, unionBox, type Box } from './geometry.js';
-import { cropImage, prepareFrame } from './preprocess.js';
+import { cropImage, prepareFrame, stackMaskAreas } from './preprocess.js';
 import { readSevenSegment, type SegmentWord } from './seven-segment.js';
 import { parseTsv, type TsvLine, type TsvWord } from './tsv.js';
 import type { WhiteMaskMode } from '../config.js';
@@ -85,7 +85,8 @@ const SURER_BY = 5;
 /**
  * White text is the mask pass's: where both passes read the same spot, the crisp mask reading is kept (`kW`, not
  * `kw`), unless it holds stray characters the bare reading of that spot does not (the mask cut a coloured glyph in
- * half), or the bare reading, with no more stray characters, is surer by SURER_BY points or more. The mask cuts
+ * half), or the bare reading, with no more stray characters and not just other letter cases, is surer by SURER_BY
+ * points or more. The mask cuts
  * white text out of a soft, noisy phone picture less cleanly than Tesseract's own thresholding of it: on the blue
  * instrument screen it read `4325 rpm` at 85 where the bare pass read `425 rpm` at 96 (values found: 92.9 % with the
  * mask's reading always kept, 95.4 % at a 10-point margin, 96.3 % at 5, bare Tesseract 95.8 %; the charger, plain
@@ -98,7 +99,9 @@ export function preferMask(mask: Candidate[], bare: Candidate[]): Candidate[] {
     return bare.some((b) => {
       if (overlapShare(runBox(b), box) <= 0.5) return false;
       const stray = strayCharacters(runText(b));
-      return stray < own || (stray === own && b.confidence >= m.confidence + SURER_BY);
+      // The same letters in another case (`kw` for `kW`): the mask's crisp glyphs tell case better, however sure the bare pass is.
+      const caseOnly = runText(b).toLowerCase() === runText(m).toLowerCase();
+      return stray < own || (stray === own && !caseOnly && b.confidence >= m.confidence + SURER_BY);
     });
   };
   const kept = mask.filter((m) => !outdone(m));
@@ -197,6 +200,16 @@ export async function recognizeFrame(
     memory?.remember(pass, { width: frame.width, height: frame.height, pixels: compared(pass), candidates });
     return candidates;
   };
+  const readBareArea = async (area: Box) => parseTsv(await run(cropImage(frame, 'bare', area))).flatMap((line) => clean(shiftLine(line, area.left, area.top)));
+  /** The mask's rectangles read as one stacked image, each line moved back to where its rectangle sits in the frame. */
+  const readStacked = async (areas: Box[]) => {
+    const { image, placed } = stackMaskAreas(frame, areas);
+    return parseTsv(await run(image)).flatMap((line) => {
+      const middle = line.box.top + line.box.height / 2;
+      const at = placed.find((p) => middle >= p.top && middle < p.top + p.area.height);
+      return at ? clean(shiftLine(line, at.area.left, at.area.top - at.top)) : [];
+    });
+  };
   /**
    * A pass that spares what did not change since its last reading (`last`): the runs of words it found where
    * nothing changed are carried over, and the rectangles around the changes are read again, except changes next to
@@ -214,8 +227,7 @@ export async function recognizeFrame(
     const areas = readingAreas(unexplained, last.candidates.map(runBox), frame.width, frame.height);
     if (areas.reduce((sum, a) => sum + boxArea(a), 0) > REREAD_MAX_SHARE * frame.width * frame.height) return readWhole(pass);
     passes.push(pass);
-    const readArea = async (area: Box) => parseTsv(await run(cropImage(frame, pass, area))).flatMap((line) => clean(shiftLine(line, area.left, area.top)));
-    const reread = (await Promise.all(areas.map(readArea))).flat();
+    const reread = pass === 'mask' ? await readStacked(areas) : (await Promise.all(areas.map(readBareArea))).flat();
     const outside = (c: Candidate) => !areas.some((a) => touches(a, runBox(c)));
     memory?.remember(pass, {
       width: frame.width,
