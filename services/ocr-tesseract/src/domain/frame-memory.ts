@@ -139,8 +139,8 @@ function mergeTouching(boxes: Box[], margin: number): Box[] {
 /**
  * The rectangles to read again for a set of changed cells: cells near each other together, each with a margin,
  * grown to hold whole any remembered run of words they touch (a value's new digits are read with the rest of it),
- * and merged where they meet. Several small rectangles, not one around them all: on a dashboard the
- * values that change sit far apart.
+ * and merged where they meet. Several small rectangles, not one around them all: on a dashboard the values that
+ * change sit far apart.
  */
 export function readingAreas(cells: Box[], runs: Box[], width: number, height: number): Box[] {
   let areas = mergeTouching(cells, AREA_GAP).map((a) => grow(a, AREA_MARGIN, width, height));

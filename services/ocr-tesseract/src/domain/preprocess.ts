@@ -30,7 +30,7 @@ export interface PreparedFrame {
   brightPixels: Buffer;
   /** Black where the frame is near-white (every channel >= threshold), white elsewhere, as PGM. */
   whiteMask: Buffer;
-  /** The same mask, one byte a pixel with no header (to compare frames and crop). */
+  /** The same mask, one byte a pixel with no header (to compare frames and stack its rectangles). */
   maskPixels: Buffer;
   /** Share of the frame's pixels that are near-white (0-1). */
   whiteShare: number;
@@ -49,20 +49,16 @@ export class FrameUnreadableError extends Error {
   }
 }
 
-/**
- * A rectangle of one of the images the passes read: of the bare image (PPM from the RGB bytes when colourful, else
- * PGM from the grey) or of the white mask (PGM).
- */
-export function cropImage(frame: PreparedFrame, image: 'bare' | 'mask', box: { left: number; top: number; width: number; height: number }): Buffer {
-  const colour = image === 'bare' && frame.colourful;
-  const channels = colour ? 3 : 1;
-  const pixels = image === 'mask' ? frame.maskPixels : colour ? frame.colourPixels : frame.barePixels;
+/** A rectangle of the frame as the bare pass reads it: PPM from the RGB bytes when colourful, else PGM from its grey. */
+export function cropBare(frame: PreparedFrame, box: { left: number; top: number; width: number; height: number }): Buffer {
+  const channels = frame.colourful ? 3 : 1;
+  const pixels = frame.colourful ? frame.colourPixels : frame.barePixels;
   const out = Buffer.allocUnsafe(box.width * box.height * channels);
   for (let y = 0; y < box.height; y++) {
     const from = ((box.top + y) * frame.width + box.left) * channels;
     pixels.copy(out, y * box.width * channels, from, from + box.width * channels);
   }
-  return netpbm(colour ? 'P6' : 'P5', box.width, box.height, out);
+  return netpbm(frame.colourful ? 'P6' : 'P5', box.width, box.height, out);
 }
 
 /** White rows between the rectangles of a stacked mask image: Tesseract keeps lines this far apart as separate lines. */

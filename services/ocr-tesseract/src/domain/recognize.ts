@@ -2,7 +2,7 @@ import type { Detection, MediaContent, Word } from '@frametext/contracts';
 import { mergeRuns, readableRuns, runCandidate, wantsMaskPass as sharedWantsMaskPass } from '@frametext/text-analysis';
 import { changedCells, patchPixels, readingAreas, touches, type MemoryHandle, type Reading } from './frame-memory.js';
 import { boxArea, boxVertices, grow, unionBox, type Box } from './geometry.js';
-import { cropImage, prepareFrame, stackMaskAreas } from './preprocess.js';
+import { cropBare, prepareFrame, stackMaskAreas } from './preprocess.js';
 import { readSevenSegment, type SegmentWord } from './seven-segment.js';
 import { parseTsv, type TsvLine, type TsvWord } from './tsv.js';
 import type { WhiteMaskMode } from '../config.js';
@@ -86,11 +86,10 @@ const SURER_BY = 5;
  * White text is the mask pass's: where both passes read the same spot, the crisp mask reading is kept (`kW`, not
  * `kw`), unless it holds stray characters the bare reading of that spot does not (the mask cut a coloured glyph in
  * half), or the bare reading, with no more stray characters and not just other letter cases, is surer by SURER_BY
- * points or more. The mask cuts
- * white text out of a soft, noisy phone picture less cleanly than Tesseract's own thresholding of it: on the blue
- * instrument screen it read `4325 rpm` at 85 where the bare pass read `425 rpm` at 96 (values found: 92.9 % with the
- * mask's reading always kept, 95.4 % at a 10-point margin, 96.3 % at 5, bare Tesseract 95.8 %; the charger, plain
- * and filmed, the same or better). Everything else either pass read is kept.
+ * points or more. The mask cuts white text out of a soft, noisy phone picture less cleanly than Tesseract's own
+ * thresholding of it: on the blue instrument screen it read `4325 rpm` at 85 where the bare pass read `425 rpm` at
+ * 96 (values found: 92.9 % with the mask's reading always kept, 95.4 % at a 10-point margin, 96.3 % at 5, bare
+ * Tesseract 95.8 %; the charger, plain and filmed, the same or better). Everything else either pass read is kept.
  */
 export function preferMask(mask: Candidate[], bare: Candidate[]): Candidate[] {
   const outdone = (m: Candidate) => {
@@ -99,7 +98,8 @@ export function preferMask(mask: Candidate[], bare: Candidate[]): Candidate[] {
     return bare.some((b) => {
       if (overlapShare(runBox(b), box) <= 0.5) return false;
       const stray = strayCharacters(runText(b));
-      // The same letters in another case (`kw` for `kW`): the mask's crisp glyphs tell case better, however sure the bare pass is.
+      // The same letters in another case (`kw` for `kW`): the mask's crisp glyphs tell case better, however sure
+      // the bare pass is.
       const caseOnly = runText(b).toLowerCase() === runText(m).toLowerCase();
       return stray < own || (stray === own && !caseOnly && b.confidence >= m.confidence + SURER_BY);
     });
@@ -200,7 +200,7 @@ export async function recognizeFrame(
     memory?.remember(pass, { width: frame.width, height: frame.height, pixels: compared(pass), candidates });
     return candidates;
   };
-  const readBareArea = async (area: Box) => parseTsv(await run(cropImage(frame, 'bare', area))).flatMap((line) => clean(shiftLine(line, area.left, area.top)));
+  const readBareArea = async (area: Box) => parseTsv(await run(cropBare(frame, area))).flatMap((line) => clean(shiftLine(line, area.left, area.top)));
   /** The mask's rectangles read as one stacked image, each line moved back to where its rectangle sits in the frame. */
   const readStacked = async (areas: Box[]) => {
     const { image, placed } = stackMaskAreas(frame, areas);
