@@ -56,7 +56,9 @@ async function follow(token: string, uploadID: string, timeoutMs = 120_000) {
       seen.push({ status: data.status, framesDone: data.framesDone, framesTotal: data.framesTotal });
       if (data.status === 'processed' || data.status === 'failed') return { final: data, seen };
     }
-    await new Promise((r) => setTimeout(r, 200));
+    // Often enough to see an upload of a few frames while it is processing: the Basic engine reads an unchanging
+    // dashboard's frames in tens of milliseconds.
+    await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`upload ${uploadID} did not finish: ${JSON.stringify(seen.at(-1))}`);
 }

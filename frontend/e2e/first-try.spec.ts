@@ -126,13 +126,15 @@ for (const size of SIZES) {
 test('an upload waiting behind another says how many are ahead, at 1366 and at a phone\'s width', async ({ browser }) => {
   test.setTimeout(420_000);
   const [long, short] = await Promise.all([
-    makeChargerVideo({ dir, name: 'long.mp4', seconds: 120, width: 1280, height: 720 }),
+    // Long enough to keep the queue busy while the second upload waits: the Basic engine reads an unchanging
+    // dashboard faster than frames are cut, so 120 frames went by before the second upload was in.
+    makeChargerVideo({ dir, name: 'long.mp4', seconds: 300, width: 1280, height: 720 }),
     makeChargerVideo({ dir, name: 'short.mp4', seconds: 10, width: 1280, height: 720 }),
   ]);
   const first = await signedInPage(browser, { width: 1366, height: 768 });
   const second = await signedInPage(browser, { width: 390, height: 844 });
   await startUpload(first, 'Long session', long.path);
-  await expect(first.getByText(/of 120 frames/)).toBeVisible({ timeout: 120_000 });
+  await expect(first.getByText(/of 300 frames/)).toBeVisible({ timeout: 120_000 });
   await startUpload(second, 'Short session', short.path);
   const waiting = second.getByText(/Waiting in the queue: \d+ uploads? ahead/);
   await expect(waiting).toBeVisible({ timeout: 120_000 });

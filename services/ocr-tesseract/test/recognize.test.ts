@@ -236,10 +236,10 @@ describe('where both passes read the same spot', () => {
     expect(texts(preferMask(mask, bare))).toEqual(['150 kW', "00:00'05", '37.2C', 'Stirrer']);
   });
 
-  it('keeps a bare reading of the same spot that is surer by 5 points or more, unless it differs only in letter case', () => {
+  it('keeps a bare reading of the same spot that is surer by 5 points or more, unless it differs only in case or spacing', () => {
     const sure = (c: Candidate, confidence: number): Candidate => ({ confidence, words: c.words.map((w) => ({ ...w, confidence })) });
-    const mask = [sure(run(['4325', 'rpm'], 100), 85), sure(run(['150', 'kW'], 400), 90)];
-    const bare = [sure(run(['425', 'rpm'], 100), 96), sure(run(['150', 'kw'], 400), 97)];
-    expect(texts(preferMask(mask, bare))).toEqual(['150 kW', '425 rpm']);
+    const mask = [sure(run(['4325', 'rpm'], 100), 85), sure(run(['150', 'kW'], 400), 90), sure(run(['$', '18.78'], 700), 80)];
+    const bare = [sure(run(['425', 'rpm'], 100), 96), sure(run(['150', 'kw'], 400), 97), sure(run(['$18.78'], 700), 95)];
+    expect(texts(preferMask(mask, bare))).toEqual(['150 kW', '$ 18.78', '425 rpm']);
   });
 });
