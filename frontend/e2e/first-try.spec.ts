@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 // Built by the e2e command's build step: media generated on the spot, with the truth of what they show.
-import { makeChargerVideo, makePhotoSeries } from '../../packages/sample-media/dist/index.js';
+import { filmWithPhone, makeChargerVideo, makeInstrumentVideo, makePhotoSeries } from '../../packages/sample-media/dist/index.js';
 import { shot, signUp, uploadThroughWizard, waitForDemo } from './helpers';
 
 /*
@@ -126,15 +126,15 @@ for (const size of SIZES) {
 test('an upload waiting behind another says how many are ahead, at 1366 and at a phone\'s width', async ({ browser }) => {
   test.setTimeout(420_000);
   const [long, short] = await Promise.all([
-    // Long enough to keep the queue busy while the second upload waits: the Basic engine reads an unchanging
-    // dashboard faster than frames are cut, so 120 frames went by before the second upload was in.
-    makeChargerVideo({ dir, name: 'long.mp4', seconds: 300, width: 1280, height: 720 }),
+    // Slow to read, so the second upload's frames wait behind its frames: the Basic engine reads a steady
+    // dashboard faster than frames are cut (nothing queues), but not a screen filmed by a shaking phone.
+    makeInstrumentVideo({ dir, name: 'long.mp4', seconds: 180, width: 1280, height: 720 }).then((v) => filmWithPhone(v, { dir })),
     makeChargerVideo({ dir, name: 'short.mp4', seconds: 10, width: 1280, height: 720 }),
   ]);
   const first = await signedInPage(browser, { width: 1366, height: 768 });
   const second = await signedInPage(browser, { width: 390, height: 844 });
   await startUpload(first, 'Long session', long.path);
-  await expect(first.getByText(/of 300 frames/)).toBeVisible({ timeout: 120_000 });
+  await expect(first.getByText(/of 180 frames/)).toBeVisible({ timeout: 120_000 });
   await startUpload(second, 'Short session', short.path);
   const waiting = second.getByText(/Waiting in the queue: \d+ uploads? ahead/);
   await expect(waiting).toBeVisible({ timeout: 120_000 });
