@@ -1,8 +1,8 @@
 import type { Logger, ServiceDefinition } from '@frametext/service-kit';
 import { tesseractEnv, type Config } from './config.js';
 import { FrameMemories } from './domain/frame-memory.js';
-import { recognizeFrame, wantsSegmentReader, type Candidate } from './domain/recognize.js';
-import { SegmentGate } from './domain/segment-gate.js';
+import { recognizeFrame, wantsSegmentReader, type Candidate, type FrameText } from './domain/recognize.js';
+import { StepGate, type GateTicket } from './domain/step-gate.js';
 import { tesseractLanguage } from './domain/language.js';
 import { tesseractModels, tesseractVersion, type TesseractOptions } from './domain/tesseract.js';
 import { TesseractPool } from './domain/tesseract-pool.js';
@@ -37,8 +37,10 @@ export function ocrTesseractService(config: Config, opts: OcrServiceOptions = {}
   const pool = tesseractPool(config);
   // Each upload's last bare pass, so text where a frame did not change is carried over rather than read again.
   const memories = new FrameMemories<Candidate>();
-  // Whether each upload's frames show seven-segment digits, so the segment reader stops where they show none.
-  const segmentGate = new SegmentGate();
+  // Whether each upload's frames show seven-segment digits, so the segment reader stops where they show none; and
+  // whether the mask pass reads each upload's plain screens better than the bare pass alone.
+  const segmentGate = new StepGate();
+  const maskGate = new StepGate();
   const recognizeOptions = {
     whiteMask: config.OCR_WHITE_MASK,
     whiteThreshold: config.OCR_WHITE_THRESHOLD,
@@ -72,9 +74,19 @@ export function ocrTesseractService(config: Config, opts: OcrServiceOptions = {}
           readFrame: (key) => storage.getBuffer(key),
           recognize: async (image, request) => {
             const lang = await modelFor(request.originalLanguage);
-            const readSegments = wantsSegmentReader(request.mediaContent) && segmentGate.wants(request.uploadId);
-            const text = await recognizeFrame(image, recognizeOptions, (pgm) => pool.read(pgm, lang), request.mediaContent, memories.of(`${request.uploadId}:${lang}`), readSegments);
-            segmentGate.saw(request.uploadId, text.segmentValues ?? 0);
+            const segments = wantsSegmentReader(request.mediaContent) ? await segmentGate.enter(request.uploadId) : undefined;
+            let mask: GateTicket | undefined;
+            let text: FrameText | undefined;
+            try {
+              text = await recognizeFrame(image, recognizeOptions, (pgm) => pool.read(pgm, lang), request.mediaContent, {
+                memory: memories.of(`${request.uploadId}:${lang}`),
+                readSegments: segments?.run ?? false,
+                readMask: async () => (mask = await maskGate.enter(request.uploadId)).run,
+              });
+            } finally {
+              segments?.close(text?.segmentValues === undefined ? undefined : { gained: text.segmentValues, lost: 0 });
+              mask?.close(text?.maskVerdicts);
+            }
             return text;
           },
         },

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../src/config.js';
 import { FrameMemories } from '../src/domain/frame-memory.js';
 import { FrameUnreadableError } from '../src/domain/preprocess.js';
-import { preferMask, recognizeFrame, strayCharacters, type Candidate, type RecognizeOptions } from '../src/domain/recognize.js';
+import { maskVerdicts, preferMask, recognizeFrame, strayCharacters, type Candidate, type RecognizeOptions } from '../src/domain/recognize.js';
 import { runTesseract, TesseractError } from '../src/domain/tesseract.js';
 import { tesseractOptions } from '../src/service.js';
 import { makeFrame } from './fixtures.js';
@@ -127,7 +127,7 @@ describe('recognizeFrame with the real tesseract', () => {
     };
     const memories = new FrameMemories<Candidate>();
     const next = async (image: Buffer) => {
-      const result = await recognizeFrame(image, options('auto'), read, 'numerical', memories.of('upload-1'));
+      const result = await recognizeFrame(image, options('auto'), read, 'numerical', { memory: memories.of('upload-1') });
       return { passes: result.passes, texts: result.detections.map((d) => d.text) };
     };
     // The first frame: both passes.
@@ -144,6 +144,12 @@ describe('recognizeFrame with the real tesseract', () => {
     expect(third.passes).toEqual(['mask', 'bare']);
     expect(third.texts).toEqual(expect.arrayContaining(['DC FAST CHARGER', 'Energy', '61.3']));
     expect(third.texts).not.toContain('Power');
+    // Where the upload's gate found that the mask pass does not pay, the bare pass alone reads what changed.
+    const fourth = await recognizeFrame(await dashboard('d4', 'Energy', '61.2'), options('auto'), read, 'numerical', { memory: memories.of('upload-1'), readMask: () => false });
+    expect(fourth.passes).toEqual(['bare']);
+    expect(fourth.maskVerdicts).toBeUndefined();
+    expect(fourth.detections.map((d) => d.text)).toEqual(expect.arrayContaining(['DC FAST CHARGER', 'Energy', '61.2']));
+    expect(fourth.detections.map((d) => d.text)).not.toContain('61.3');
   });
 
   it('reads a dashboard\'s changing values in small crops stacked into one image, each put back where it changed, and keeps every other value', async () => {
@@ -171,7 +177,7 @@ describe('recognizeFrame with the real tesseract', () => {
       return read(pgm);
     };
     const memories = new FrameMemories<Candidate>();
-    const next = async (image: Buffer) => (await recognizeFrame(image, options('auto'), counting, 'numerical', memories.of('upload-3'))).detections.map((d) => d.text);
+    const next = async (image: Buffer) => (await recognizeFrame(image, options('auto'), counting, 'numerical', { memory: memories.of('upload-3') })).detections.map((d) => d.text);
     await next(await dashboard('e1', '1450 rpm', '12 min'));
     sizes.length = 0;
     // Speed and Elapsed change, far apart; the voltage between them does not.
@@ -188,8 +194,8 @@ describe('recognizeFrame with the real tesseract', () => {
     await makeFrame(path, { width: 960, height: 540, background: 'white', texts: [{ text: 'Quarterly results', x: 60, y: 60, size: 52, color: 'black' }, { text: 'Revenue grew 12 percent', x: 60, y: 200, size: 36, color: 'black' }] });
     const image = await readFile(path);
     const memories = new FrameMemories<Candidate>();
-    const first = await recognizeFrame(image, options('auto'), read, 'presentation', memories.of('upload-2'));
-    const again = await recognizeFrame(image, options('auto'), read, 'presentation', memories.of('upload-2'));
+    const first = await recognizeFrame(image, options('auto'), read, 'presentation', { memory: memories.of('upload-2') });
+    const again = await recognizeFrame(image, options('auto'), read, 'presentation', { memory: memories.of('upload-2') });
     expect(first.passes).toEqual(['bare']);
     expect(again.passes).toEqual([]);
     expect(again.detections.map((d) => d.text)).toEqual(first.detections.map((d) => d.text));
@@ -241,5 +247,20 @@ describe('where both passes read the same spot', () => {
     const mask = [sure(run(['4325', 'rpm'], 100), 85), sure(run(['150', 'kW'], 400), 90), sure(run(['$', '18.78'], 700), 80)];
     const bare = [sure(run(['425', 'rpm'], 100), 96), sure(run(['150', 'kw'], 400), 97), sure(run(['$18.78'], 700), 95)];
     expect(texts(preferMask(mask, bare))).toEqual(['150 kW', '$ 18.78', '425 rpm']);
+  });
+
+  it('keeps the mask reading of a value over a surer bare reading of only a part of it, and a bare reading with the decimal point the mask lost', () => {
+    const sure = (c: Candidate, confidence: number): Candidate => ({ confidence, words: c.words.map((w) => ({ ...w, confidence })) });
+    const mask = [sure(run(['131', 'kW'], 100), 85), sure(run(['369C'], 400), 89)];
+    const bare = [sure(run(['kW'], 160), 96), sure(run(['36.9C'], 400), 73)];
+    expect(texts(preferMask(mask, bare))).toEqual(['131 kW', '36.9C']);
+  });
+
+  it('counts the spots where the mask reading was kept over other characters or where only the mask read, and those where the bare reading won', () => {
+    const sure = (c: Candidate, confidence: number): Candidate => ({ confidence, words: c.words.map((w) => ({ ...w, confidence })) });
+    const mask = [run(['150', 'kW'], 100), sure(run(['4325', 'rpm'], 400), 85), run(['00:02'], 700), run(['36.6', 'C'], 1000), run(['Run'], 1300)];
+    const bare = [run(['150', 'kw'], 100), sure(run(['425', 'rpm'], 400), 96), run(['36.6C'], 1000), run(['Run'], 1300)];
+    // Won: `kW` over `kw`, and `00:02` that the bare pass did not read; lost: `425 rpm`; the same characters spaces aside are neither.
+    expect(maskVerdicts(mask, bare)).toEqual({ gained: 2, lost: 1 });
   });
 });

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSevenSegmentFrames, SEGMENT_STYLES } from '@frametext/sample-media';
 import { prepareFrame } from '../src/domain/preprocess.js';
 import { withSegmentWords, type Candidate } from '../src/domain/recognize.js';
-import { SEGMENT_FIRST_FRAMES, SEGMENT_RECHECK_EVERY, SegmentGate } from '../src/domain/segment-gate.js';
 import { readSevenSegment } from '../src/domain/seven-segment.js';
 import { makeFrame } from './fixtures.js';
 
@@ -88,19 +87,5 @@ describe('the seven-segment reader', () => {
     ];
     const merged = withSegmentWords(tesseract, [{ text: '12.05', box: { left: 100, top: 100, width: 180, height: 60 }, confidence: 95 }]);
     expect(merged.flatMap((c) => c.words.map((w) => w.text)).sort()).toEqual(['12.05', 'V', 'VOLTAGE']);
-  });
-
-  it('stops looking in an upload whose first frames show no segment digits, looks again now and then, and never stops where it found some', () => {
-    const gate = new SegmentGate();
-    const asked = (upload: string, frames: number, found = 0) =>
-      Array.from({ length: frames }, () => {
-        const wanted = gate.wants(upload);
-        if (wanted) gate.saw(upload, found);
-        return wanted;
-      }).filter(Boolean).length;
-    expect(asked('talk', 100)).toBe(SEGMENT_FIRST_FRAMES + Math.floor(100 / SEGMENT_RECHECK_EVERY));
-    expect(asked('meter', 100, 3)).toBe(100);
-    // Frames asked about at once, before any of them is read, are all looked at.
-    expect(Array.from({ length: 10 }, () => gate.wants('burst')).every(Boolean)).toBe(true);
   });
 });

@@ -4,6 +4,7 @@ import { changedCells, patchPixels, readingAreas, touches, type MemoryHandle, ty
 import { boxArea, boxVertices, grow, unionBox, type Box } from './geometry.js';
 import { cropBare, prepareFrame, stackMaskAreas } from './preprocess.js';
 import { readSevenSegment, type SegmentWord } from './seven-segment.js';
+import type { StepVerdict } from './step-gate.js';
 import { parseTsv, type TsvLine, type TsvWord } from './tsv.js';
 import type { WhiteMaskMode } from '../config.js';
 
@@ -31,6 +32,22 @@ export interface FrameText {
   whiteShare: number;
   /** Values the seven-segment reader read (undefined: it did not look). */
   segmentValues?: number;
+  /** What the mask pass changed where both passes read (undefined: they did not both read). */
+  maskVerdicts?: StepVerdict;
+}
+
+/** What a frame's reading knows of its upload. */
+export interface UploadState {
+  /** The upload's last readings, so text where the frame did not change is carried over (FrameMemories.of). */
+  memory?: MemoryHandle<Candidate>;
+  /** Whether the seven-segment reader runs (by default on numerical uploads: wantsSegmentReader). */
+  readSegments?: boolean;
+  /**
+   * Asked on a plain background with white on it, before the passes: whether the mask pass still runs next to the
+   * bare pass (the upload's StepGate; by default it does). Over a picture the mask pass always runs, since the bare
+   * pass reads texture there, and this is not asked.
+   */
+  readMask?: () => boolean | Promise<boolean>;
 }
 
 /** When the mask pass runs (`auto`: a little near-white over a picture): text-analysis's rule, shared with the Local engine. */
@@ -81,8 +98,45 @@ const runText = (c: Candidate) => c.words.map((w) => w.text).join(' ');
 /** A run's characters with case and spaces aside. */
 const looseText = (c: Candidate) => runText(c).replace(/\s+/g, '').toLowerCase();
 
+const POINTS = /[.:,]/g;
+/**
+ * Whether the mask lost points the bare reading of the same spot has: the same characters but for more decimal points,
+ * colons or commas in the bare one. The mask's 3x3 median can wipe out a soft decimal point (`369C` at 89 where the
+ * bare pass read `36.9 C` at 73).
+ */
+const lostPoints = (mask: Candidate, bare: Candidate) =>
+  looseText(bare).replace(POINTS, '') === looseText(mask).replace(POINTS, '') && (looseText(bare).match(POINTS)?.length ?? 0) > (looseText(mask).match(POINTS)?.length ?? 0);
+
 /** A bare reading this many points surer than the mask's reading of the same spot is kept instead. */
 const SURER_BY = 5;
+
+/** Where both passes read: the mask's runs with what the bare pass read at the same spot. */
+interface Spot {
+  mask: Candidate;
+  /** The bare runs it covers more than half of. */
+  bare: Candidate[];
+  /** Whether a bare run there is to be kept instead (see preferMask). */
+  outdone: boolean;
+}
+
+function spotsOf(mask: Candidate[], bare: Candidate[]): Spot[] {
+  return mask.map((m) => {
+    const box = runBox(m);
+    const own = strayCharacters(runText(m));
+    const there = bare.filter((b) => overlapShare(runBox(b), box) > 0.5);
+    // Only a reading of the same stretch of text can outdo the mask's, not one of a part of it (a carried-over `kW`
+    // on its own against the mask's `131 kW`).
+    const outdone = there.some((b) => {
+      if (overlapShare(box, runBox(b)) <= 0.5) return false;
+      const stray = strayCharacters(runText(b));
+      // The same characters in another case or spacing (`kw` for `kW`, `$18.78` for `$ 18.78`): the mask's crisp
+      // glyphs tell those better, however sure the bare pass is.
+      const sameCharacters = looseText(b) === looseText(m);
+      return stray < own || (stray === own && (lostPoints(m, b) || (!sameCharacters && b.confidence >= m.confidence + SURER_BY)));
+    });
+    return { mask: m, bare: there, outdone };
+  });
+}
 
 /**
  * White text is the mask pass's: where both passes read the same spot, the crisp mask reading is kept (`kW`, not
@@ -94,21 +148,25 @@ const SURER_BY = 5;
  * Tesseract 95.8 %; the charger, plain and filmed, the same or better). Everything else either pass read is kept.
  */
 export function preferMask(mask: Candidate[], bare: Candidate[]): Candidate[] {
-  const outdone = (m: Candidate) => {
-    const box = runBox(m);
-    const own = strayCharacters(runText(m));
-    return bare.some((b) => {
-      if (overlapShare(runBox(b), box) <= 0.5) return false;
-      const stray = strayCharacters(runText(b));
-      // The same characters in another case or spacing (`kw` for `kW`, `$18.78` for `$ 18.78`): the mask's crisp
-      // glyphs tell those better, however sure the bare pass is.
-      const sameCharacters = looseText(b) === looseText(m);
-      return stray < own || (stray === own && !sameCharacters && b.confidence >= m.confidence + SURER_BY);
-    });
-  };
-  const kept = mask.filter((m) => !outdone(m));
+  const kept = spotsOf(mask, bare).filter((s) => !s.outdone).map((s) => s.mask);
   const keptBoxes = kept.map(runBox);
   return [...kept, ...bare.filter((b) => !keptBoxes.some((m) => overlapShare(runBox(b), m) > 0.5))];
+}
+
+/**
+ * What the mask pass made of a frame, for StepGate to weigh over an upload's frames. It gained the spots where its
+ * reading was kept and the bare pass read other characters or nothing; it lost those where the bare pass's different
+ * reading was kept. Where both read the same characters, spaces aside, it neither gained nor lost; letter case
+ * counts (`kW` against `kw`).
+ */
+export function maskVerdicts(mask: Candidate[], bare: Candidate[]): StepVerdict {
+  const verdicts = { gained: 0, lost: 0 };
+  const spaceless = (c: Candidate) => runText(c).replace(/\s+/g, '');
+  for (const spot of spotsOf(mask, bare)) {
+    if (spot.outdone) verdicts.lost++;
+    else if (!spot.bare.some((b) => spaceless(b) === spaceless(spot.mask))) verdicts.gained++;
+  }
+  return verdicts;
 }
 
 /**
@@ -174,20 +232,20 @@ function toDetection(c: Candidate): Detection {
 
 /**
  * Reads one frame with the passes it needs: the bare pass on the grey frame alone when there is no white text to
- * look for; both passes on a plain background with some white on it (a dashboard); over a picture, the pass on the
- * near-white mask, and the bare one only if the mask had nothing. The passes' lines are merged without duplicates.
- * With a memory of the upload's last readings, each pass on a plain background reads only the rectangles that
- * changed since its last reading and carries over the runs of words it found elsewhere, boxes and all: a slide
- * shown for a while is read once, and a dashboard's changing values are read in small crops. The bare pass also leaves out changes that this
- * frame's mask reading explains (white values it read).
+ * look for; both passes on a plain background with some white on it (a dashboard), unless the upload's gate found
+ * the mask pass does not pay there (`readMask`); over a picture, the pass on the near-white mask, and the bare one
+ * only if the mask had nothing. The passes' lines are merged without duplicates. With a memory of the upload's last
+ * readings, each pass on a plain background reads only the rectangles that changed since its last reading and
+ * carries over the runs of words it found elsewhere, boxes and all: a slide shown for a while is read once, and a
+ * dashboard's changing values are read in small crops. The bare pass also leaves out changes that this frame's mask
+ * reading explains (white values it read).
  */
 export async function recognizeFrame(
   image: Buffer,
   opts: RecognizeOptions,
   run: TesseractRunner,
   mediaContent?: MediaContent,
-  memory?: MemoryHandle<Candidate>,
-  readSegments = wantsSegmentReader(mediaContent),
+  { memory, readSegments = wantsSegmentReader(mediaContent), readMask = () => true }: UploadState = {},
 ): Promise<FrameText> {
   const frame = await prepareFrame(image, { whiteThreshold: opts.whiteThreshold, maxPixels: opts.maxPixels });
   const segments = readSegments ? readSevenSegment({ width: frame.width, height: frame.height, bright: frame.brightPixels, grey: frame.greyPixels }) : [];
@@ -244,15 +302,23 @@ export async function recognizeFrame(
     return [...last.candidates.filter((c) => outside(c) && unchanged(c)), ...reread];
   };
   const candidates: Candidate[] = [];
+  let verdicts: StepVerdict | undefined;
   try {
     const last = await memory?.previous();
-    if (!wantsMaskPass(opts.whiteMask, frame.whiteShare, mediaContent)) {
+    let mode: 'bare' | 'both' | 'picture';
+    if (!wantsMaskPass(opts.whiteMask, frame.whiteShare, mediaContent)) mode = 'bare';
+    else if (opts.whiteMask === 'always') mode = 'both';
+    else if (frame.plainShare < PLAIN_BACKGROUND) mode = 'picture';
+    else mode = (await readMask()) ? 'both' : 'bare';
+    if (mode === 'bare') {
       candidates.push(...(await readChanges('bare', last?.bare)));
-    } else if (frame.plainShare >= PLAIN_BACKGROUND || opts.whiteMask === 'always') {
+    } else if (mode === 'both') {
       // Text on a plain background: the bare pass reads every colour of it, the mask the white text more cleanly.
       // Without earlier readings, both at once, so they can share one Tesseract process.
       const [mask, bare] = last ? [await readChanges('mask', last.mask), undefined] : await Promise.all([readWhole('mask'), readWhole('bare')]);
-      candidates.push(...preferMask(mask, bare ?? (await readChanges('bare', last?.bare, mask))));
+      const bareRuns = bare ?? (await readChanges('bare', last?.bare, mask));
+      verdicts = maskVerdicts(mask, bareRuns);
+      candidates.push(...preferMask(mask, bareRuns));
     } else {
       // White text over a picture: on the picture itself Tesseract reads texture, so the bare pass is spent only
       // when the mask gave nothing. The mask is read whole: the picture's moving highlights leave specks in it all
@@ -272,5 +338,6 @@ export async function recognizeFrame(
     passes,
     whiteShare: frame.whiteShare,
     segmentValues: readSegments ? segments.length : undefined,
+    maskVerdicts: verdicts,
   };
 }
