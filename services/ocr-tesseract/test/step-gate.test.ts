@@ -33,10 +33,11 @@ describe('StepGate', () => {
     const gate = new StepGate();
     const trials = await Promise.all(Array.from({ length: FIRST_FRAMES }, () => gate.enter('burst')));
     expect(trials.every((t) => t.run)).toBe(true);
-    const later = gate.enter('burst');
-    expect(await settled(later)).toBe(false);
+    const later = Array.from({ length: RECHECK_EVERY - FIRST_FRAMES }, () => gate.enter('burst'));
+    expect(await settled(later[0]!)).toBe(false);
     for (const t of trials) t.close({ gained: 0, lost: 1 });
-    expect((await later).run).toBe(false);
+    // Each follows the verdict as its own turn has it: only the RECHECK_EVERY-th frame looks again.
+    expect((await Promise.all(later)).map((t) => t.run)).toEqual(later.map((_, i) => i === later.length - 1));
   });
 
   it('lets a waiting frame try the step when a trial ends without a verdict (it failed, or could not judge)', async () => {

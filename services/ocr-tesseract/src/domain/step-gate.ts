@@ -51,14 +51,14 @@ export class StepGate {
 
   async enter(uploadId: string): Promise<GateTicket> {
     let steps = this.steps(uploadId);
-    steps.asked++;
+    const number = ++steps.asked;
     while (steps.judged < FIRST_FRAMES && steps.trying >= FIRST_FRAMES - steps.judged) {
       await new Promise<void>((resolve) => steps.waiting.push(resolve));
       steps = this.steps(uploadId);
     }
     const trial = steps.judged < FIRST_FRAMES;
     if (trial) steps.trying++;
-    const run = trial || steps.gained > steps.lost || steps.asked % RECHECK_EVERY === 0;
+    const run = trial || steps.gained > steps.lost || number % RECHECK_EVERY === 0;
     let closed = false;
     return {
       run,
