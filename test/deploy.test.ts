@@ -118,10 +118,11 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('points the gateway at each service, and upload at billing, by compose name and registry port', () => {
+  it('points the gateway at each service, upload at billing and results at upload, by compose name and registry port', () => {
     const env = services.gateway!.environment as Record<string, string>;
     for (const name of APP_SERVICES.filter((n) => n !== 'gateway')) expect(env[serviceUrlSetting(name)], name).toBe(`http://${name}:${PORT[name]}`);
     expect(services.upload!.environment.BILLING_URL).toBe(`http://billing:${PORT.billing}`);
+    expect(services.results!.environment.UPLOAD_URL).toBe(`http://upload:${PORT.upload}`);
     expect(services.identity!.environment.JWT_KEY_PASSPHRASE).toBeTruthy();
   });
 });
@@ -358,7 +359,7 @@ describe('k8s manifests', () => {
     const egressOf = (policy: string) => find('NetworkPolicy', policy)!.spec.egress as Doc[];
     const target = (rule: Doc) => rule.to[0].podSelector?.matchLabels['app.kubernetes.io/name'] ?? rule.to[0].podSelector?.matchLabels['frametext.io/tier'];
     const fromServices = egressOf('services-to-infrastructure-and-peers').map((r) => [target(r), r.ports[0].port]);
-    expect(fromServices).toEqual([['postgres', 5432], ['rabbitmq', 5672], ['object-store', 7480], ['identity', PORT.identity], ['billing', PORT.billing]]);
+    expect(fromServices).toEqual([['postgres', 5432], ['rabbitmq', 5672], ['object-store', 7480], ['identity', PORT.identity], ['billing', PORT.billing], ['upload', PORT.upload]]);
     const fromGateway = egressOf('gateway-to-services-and-object-store').map((r) => [target(r), r.ports[0]]);
     const servicePorts = APP_SERVICES.filter((n) => n !== 'gateway').map((n) => PORT[n]!);
     expect(fromGateway).toEqual([['service', { port: Math.min(...servicePorts), endPort: Math.max(...servicePorts) }], ['object-store', { port: 7480 }]]);
@@ -370,6 +371,8 @@ describe('k8s manifests', () => {
     expect(block.except).toEqual(expect.arrayContaining(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16']));
     // Every path a service calls is also open at the other end: identity takes the services' JWKS and revocation calls.
     expect(find('NetworkPolicy', 'identity-from-services')!.spec.ingress[0]).toEqual({ from: [{ podSelector: { matchLabels: { 'frametext.io/tier': 'service' } } }], ports: [{ port: PORT.identity }] });
+    // upload takes results' calls (the status of an upload completed a moment ago), and no one else's but the gateway's.
+    expect(find('NetworkPolicy', 'upload-from-results')!.spec.ingress[0]).toEqual({ from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'results' } } }], ports: [{ port: PORT.upload }] });
   });
 
   it('lets Prometheus, and only it, reach the metrics ports', () => {

@@ -295,6 +295,52 @@ describe('a photo series', () => {
   });
 });
 
+describe('the status right after uploadComplete', () => {
+  it('answers the upload\'s real state from the moment uploadComplete returns, never a 404 while results catches up', async () => {
+    const { token } = await stack.signUp();
+    const [photo] = await makePhotoSeries({ dir, photos: [{ name: 'meter.jpg', lines: ['42.7 V'], capturedAt: new Date('2024-05-01T10:00:00Z') }] });
+    const files = [{ name: photo!.name, type: 'image/jpeg', lastModified: Date.parse('2024-06-01T00:00:00Z') }];
+    const startPhoto = async (file: string) => {
+      const res = await stack.api('POST', '/getUploadURL', { kind: 'photos', isVideo: false, mimeType: 'image/jpeg', files, uploadName: 'Meter', ocrType: 'server', mediaContent: 'numerical' }, token);
+      expect(res.status).toBe(200);
+      await put(res.body.urls[0], file, 'image/jpeg');
+      return res.body.uploadID as string;
+    };
+    // The gap between the two calls is what the upload.completed.v1 event takes to reach results: a few
+    // milliseconds, so several uploads in a row, each asked at once, are what it takes to land in it.
+    for (let i = 0; i < 8; i++) {
+      const uploadID = await startPhoto(photo!.path);
+      expect((await stack.api('POST', '/uploadComplete', { uploadID }, token)).status).toBe(200);
+      const status = await stack.api('GET', `/checkUploadStatus/${uploadID}`, undefined, token);
+      expect(status.status, JSON.stringify(status.body)).toBe(200);
+      expect(status.body.data).toMatchObject({ uploadID, failureReason: null });
+      expect(['uploaded', 'processing', 'processed']).toContain(status.body.data.status);
+    }
+
+    // An upload refused at uploadComplete is failed, with its reason, from that moment on too.
+    const notAPhoto = path.join(dir, 'meter-notes.jpg');
+    await writeFile(notAPhoto, 'not a photo\n'.repeat(20));
+    const refused = await startPhoto(notAPhoto);
+    expect((await stack.api('POST', '/uploadComplete', { uploadID: refused }, token)).status).toBe(400);
+    const status = await stack.api('GET', `/checkUploadStatus/${refused}`, undefined, token);
+    expect(status.status, JSON.stringify(status.body)).toBe(200);
+    expect(status.body.data).toMatchObject({ uploadID: refused, status: 'failed', failureReason: expect.stringMatching(/not a photo/i) });
+  });
+
+  it('still answers 404 for another person\'s upload, just completed', async () => {
+    const owner = await stack.signUp();
+    const other = await stack.signUp();
+    const [photo] = await makePhotoSeries({ dir, photos: [{ name: 'private.jpg', lines: ['Mine'], capturedAt: new Date('2024-05-01T10:00:00Z') }] });
+    const files = [{ name: photo!.name, type: 'image/jpeg', lastModified: Date.parse('2024-06-01T00:00:00Z') }];
+    const res = await stack.api('POST', '/getUploadURL', { kind: 'photos', isVideo: false, mimeType: 'image/jpeg', files, uploadName: 'Mine', ocrType: 'server', mediaContent: 'numerical' }, owner.token);
+    await put(res.body.urls[0], photo!.path, 'image/jpeg');
+    expect((await stack.api('POST', '/uploadComplete', { uploadID: res.body.uploadID }, owner.token)).status).toBe(200);
+    expect((await stack.api('GET', `/checkUploadStatus/${res.body.uploadID}`, undefined, other.token)).status).toBe(404);
+    await follow(owner.token, res.body.uploadID);
+    expect((await stack.api('GET', `/checkUploadStatus/${res.body.uploadID}`, undefined, other.token)).status).toBe(404);
+  });
+});
+
 describe('bad media', () => {
   it('refuses a text file named .mp4 at uploadComplete with a clear reason and gives the credits back', async () => {
     const { token } = await stack.signUp();

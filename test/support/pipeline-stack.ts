@@ -111,7 +111,7 @@ export async function startPipelineStack(env: Record<string, string> = {}): Prom
   const billing = await start(billingService(billingConfig({ ...shared, PORT: '0' }), opts('billing')));
   const upload = await start(uploadService(uploadConfig({ ...shared, PORT: '0', BILLING_URL: `http://127.0.0.1:${billing.port}` }), opts('upload')));
   let resultsCtx: ResultsContext | undefined;
-  const results = await start(resultsService(resultsConfig({ ...shared, PORT: '0' }), { ...opts('results'), onContext: (c) => (resultsCtx = c) }));
+  const results = await start(resultsService(resultsConfig({ ...shared, PORT: '0', UPLOAD_URL: `http://127.0.0.1:${upload.port}` }), { ...opts('results'), onContext: (c) => (resultsCtx = c) }));
   const frames = await start(frameExtractionService(frameExtractionConfig({ ...shared, PORT: '0' }), opts('frame-extraction')));
   const ocrOpts = opts('ocr-tesseract');
   const ocrWorkers: Stoppable[] = [];

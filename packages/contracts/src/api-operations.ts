@@ -236,8 +236,8 @@ export const API_OPERATIONS: Record<string, ApiOperation> = {
     tag: 'uploads',
     summary: 'Where an upload stands: its status and frames read so far (poll every few seconds).',
     params: uploadIdParam,
-    responses: ok('The upload\'s progress.', 'UploadStatusResponse', uploadStatusResponseSchema),
-    errors: { 404: NOT_FOUND },
+    responses: ok('The upload\'s progress, from the moment uploadComplete has answered.', 'UploadStatusResponse', uploadStatusResponseSchema),
+    errors: { 404: NOT_FOUND, 410: 'The upload was deleted.', 503: 'The status cannot be read right now; ask again in a moment.' },
   },
   'GET /api/getUploads': {
     tag: 'uploads',

@@ -329,6 +329,25 @@ export const uploadStatusResponseSchema = z.object({
 });
 export type UploadStatusResponse = z.infer<typeof uploadStatusResponseSchema>;
 
+// ---------------------------------------------------------------- the upload service's internal API (results -> upload)
+
+/**
+ * GET /internal/settled-uploads/:uploadID on the upload service: the upload as POST /uploadComplete settled it, for
+ * the user whose own access token the call carries (and only from results, by its workload token). results answers
+ * checkUploadStatus from it while upload.completed.v1 (or upload.failed.v1) is still on its way. 404
+ * upload/not-settled when that user has no such upload, it is not completed yet, or it was deleted.
+ */
+export const settledUploadSchema = z.object({
+  uploadID: uploadIdSchema,
+  status: z.enum(['uploaded', 'failed']),
+  engine: serverEngineSchema,
+  /** When uploadComplete accepted the files; null for an upload that failed before it did. */
+  completedAt: isoDateTimeSchema.nullable(),
+  /** A sentence a person can read, set when status is failed. */
+  failureReason: z.string().nullable(),
+});
+export type SettledUpload = z.infer<typeof settledUploadSchema>;
+
 // ---------------------------------------------------------------- GET /getUploads
 
 /** An upload card (spec section 3). Local records are merged in by the SPA with isLocal true. */

@@ -7,6 +7,13 @@ const flag = z.enum(['true', 'false'], { error: 'must be true or false' }).trans
 /** Results settings: every key has a default and is read from the environment variable of the same name. */
 export const configSchema = serviceConfig({
   PORT: z.coerce.number().int().min(0).max(65535).default(servicePort('results')),
+  /**
+   * The upload service's internal address: checkUploadStatus asks it about an upload completed a moment ago, while
+   * the event that tells results of it is on its way.
+   */
+  UPLOAD_URL: z.string().url().default(`http://127.0.0.1:${servicePort('upload')}`),
+  /** How long that call may take before checkUploadStatus answers 503. */
+  UPLOAD_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
   /** Uploads (rows and stored objects) older than this many days are deleted. */
   RETENTION_DAYS: z.coerce.number().positive().max(3650).default(RETENTION_DAYS),
   /** How often each replica runs the retention job (also once at start). */

@@ -10,6 +10,7 @@ import { webhookRoutes } from './http/webhook-routes.js';
 import { deliverDueWebhooks, forgetOldDeliveries } from './domain/webhooks.js';
 import { RESULTS_CONSUMES, resultsConsumers } from './messaging/consumers.js';
 import { registerUploadGauges } from './data/upload-gauges.js';
+import { httpUploadServiceClient } from './data/upload-service-client.js';
 
 export interface ResultsServiceOptions {
   /** Service name: also its queue name (tests pass a unique one). */
@@ -25,7 +26,8 @@ export interface ResultsServiceOptions {
 
 function contextOf(config: ResultsConfig, deps: ServiceDeps<ResultsConfig>): ResultsContext {
   if (!deps.storage) throw new Error('results needs the object store');
-  return { config, db: deps.db, storage: deps.storage, logger: deps.logger, metrics: deps.metrics };
+  const uploadService = httpUploadServiceClient({ baseUrl: config.UPLOAD_URL, timeoutMs: config.UPLOAD_TIMEOUT_MS, logger: deps.logger, credentials: deps.auth.workloads });
+  return { config, db: deps.db, storage: deps.storage, logger: deps.logger, metrics: deps.metrics, uploadService };
 }
 
 /** The results service as the kit runs it: consumers, the endpoints, the scheduled jobs (retention, purge, watchdog, webhook delivery) and the demo seed. */
@@ -34,6 +36,8 @@ export function resultsService(config: ResultsConfig, opts: ResultsServiceOption
   const context = (deps: ServiceDeps<ResultsConfig>) => (ctx ??= contextOf(config, deps));
   return {
     name: opts.name ?? 'results',
+    // The upload service answers results by this name, whatever its queue is called.
+    role: 'results',
     config,
     dbSchema: opts.dbSchema ?? 'results',
     migrations: resultsMigrations,

@@ -111,6 +111,32 @@ describe('results endpoints', () => {
     expect((await status(second, bob)).uploadsAhead).toBe(0);
   });
 
+  it('answers the status of an upload the upload service settled a moment ago, before its event is here, to its owner only', async () => {
+    const [owner, stranger] = [newUserId(), newUserId()];
+    const [uploaded, failed] = [newUploadId(), newUploadId()];
+    svc.uploadService.settle(owner, { uploadID: uploaded, status: 'uploaded', engine: 'server', completedAt: new Date().toISOString(), failureReason: null });
+    svc.uploadService.settle(owner, { uploadID: failed, status: 'failed', engine: 'server', completedAt: null, failureReason: 'meter.jpg is not a photo: its content is not PNG or JPEG.' });
+
+    const status = await svc.get(`/api/checkUploadStatus/${uploaded}`, owner);
+    expect(status.status).toBe(200);
+    expect(status.body.data).toMatchObject({ uploadID: uploaded, status: 'uploaded', framesDone: 0, framesTotal: null, failureReason: null });
+    expect((await svc.get(`/api/checkUploadStatus/${failed}`, owner)).body.data).toMatchObject({ status: 'failed', failureReason: 'meter.jpg is not a photo: its content is not PNG or JPEG.' });
+    const theirs = await svc.get(`/api/checkUploadStatus/${uploaded}`, stranger);
+    const missing = await svc.get(`/api/checkUploadStatus/${newUploadId()}`, stranger);
+    expect([theirs.status, theirs.body.error]).toEqual([404, { ...missing.body.error, correlationId: theirs.body.error.correlationId }]);
+
+    // Once the event is here, results' own record answers, with or without the upload service.
+    await svc.deliver('upload.completed.v1', completed(uploaded, owner));
+    svc.uploadService.failWith = 500;
+    try {
+      expect((await svc.get(`/api/checkUploadStatus/${uploaded}`, owner)).body.data).toMatchObject({ uploadID: uploaded, status: 'uploaded' });
+      const unknown = await svc.get(`/api/checkUploadStatus/${failed}`, owner);
+      expect([unknown.status, unknown.body.error.code]).toEqual([503, 'results/upload-service-unavailable']);
+    } finally {
+      svc.uploadService.failWith = undefined;
+    }
+  });
+
   it("refuses calls without the user's own access token (401), whatever headers they carry, and bad queries (400)", async () => {
     expect((await svc.get('/api/getUploads')).status).toBe(401);
     expect((await svc.get(`/api/checkUploadStatus/${newUploadId()}`)).status).toBe(401);

@@ -4,6 +4,7 @@ import { configSchema, type ResultsConfig } from '../src/config.js';
 import type { ResultsContext } from '../src/domain/context.js';
 import { resultsService, type ResultsServiceOptions, type RunningResults } from '../src/service.js';
 import { completed, detection, extracted, frameKey, newUploadId, ocr, thumbKey } from './fixtures.js';
+import { FakeUploadService } from './support/fake-upload-service.js';
 
 export interface Published {
   type: string;
@@ -17,6 +18,8 @@ export interface TestResults {
   config: ResultsConfig;
   ctx: ResultsContext;
   db: ServiceUnderTest<ResultsConfig>['db'];
+  /** What the upload service has settled, for checkUploadStatus before results hears of an upload. */
+  uploadService: FakeUploadService;
   /** Publishes an event on the test exchange, as the other services would (a fresh message id each time). */
   publish<T extends EventType>(type: T, data: EventData<T>): Promise<string>;
   /** Publishes an event and waits until the service has handled it. */
@@ -37,11 +40,13 @@ export interface TestResults {
 /** The results service in-process on a schema, queue and exchange of its own, with an fs store in a temp folder. */
 export async function startResults(env: Record<string, string> = {}, opts: Pick<ResultsServiceOptions, 'makeDemoVideo'> = {}, watch: string[] = ['upload.processed.v1']): Promise<TestResults> {
   let ctx: ResultsContext | undefined;
+  const uploadService = new FakeUploadService();
+  await uploadService.start();
   const service = await startTestService({
     role: 'results',
     configSchema,
     // The tests run the watchdog and the purge job themselves, at the moments they choose.
-    env: { DEMO_SEED: 'false', WATCHDOG_INTERVAL_MS: '3600000', PURGE_INTERVAL_MS: '3600000', ...env },
+    env: { DEMO_SEED: 'false', WATCHDOG_INTERVAL_MS: '3600000', PURGE_INTERVAL_MS: '3600000', UPLOAD_URL: uploadService.url, ...env },
     watch,
     define: (config, t) =>
       resultsService(config, { name: t.name, dbSchema: t.schema, logger: t.logger, onContext: (c) => (ctx ??= c), makeDemoVideo: opts.makeDemoVideo }),
@@ -56,6 +61,7 @@ export async function startResults(env: Record<string, string> = {}, opts: Pick<
     config: service.config,
     ctx: ctx!,
     db: service.db,
+    uploadService,
     async publish(type, data) {
       return (await service.publish(type, data)).id;
     },
@@ -80,7 +86,10 @@ export async function startResults(env: Record<string, string> = {}, opts: Pick<
     post: (path, body, userId) => service.post(path, body, { user: userId }),
     put: (path, body, userId) => service.request('PUT', path, { body, user: userId }),
     replica: () => service.replica(),
-    stop: () => service.stop(),
+    async stop() {
+      await service.stop();
+      await uploadService.stop();
+    },
   };
 }
 

@@ -6,7 +6,7 @@ import { failAbandonedUploads } from './domain/abandoned-uploads.js';
 import type { UploadContext } from './domain/context.js';
 import { sweepOriginals } from './domain/sweep-originals.js';
 import { cancelUnfinishedStarts } from './domain/unfinished-starts.js';
-import { uploadRoutes } from './http/routes.js';
+import { internalRoutes, uploadRoutes } from './http/routes.js';
 import { UPLOAD_CONSUMES, uploadConsumers } from './messaging/consumers.js';
 
 export interface UploadServiceOptions {
@@ -49,6 +49,7 @@ export function uploadService(config: Config, opts: UploadServiceOptions = {}): 
         engines: engineAvailability({ queueConsumers: async (q) => (await bus.queueStats(q)).consumers, cloudQueue: config.OCR_CLOUD_QUEUE }),
       };
       app.use('/api', uploadRoutes(ctx));
+      app.use('/internal', internalRoutes(ctx));
       opts.onContext?.(ctx);
 
       const timers = [

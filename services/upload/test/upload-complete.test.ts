@@ -212,6 +212,38 @@ describe('POST /api/uploadComplete', () => {
   });
 });
 
+describe('GET /internal/settled-uploads/:id (results asks, before its event is there)', () => {
+  const settled = (uploadID: string, opts: { user?: string; workload?: string }) =>
+    svc.service.get(`/internal/settled-uploads/${uploadID}`, { workload: 'results', ...opts });
+
+  it('answers the owner\'s upload as uploadComplete settled it, uploaded or failed; 404 while it is open and to anyone else', async () => {
+    const user = uniqueName('owner');
+    const done = await newUpload(photosRequest([{ name: 'meter.png', type: 'image/png' }]), user);
+    await svc.put(done.urls[0]!, media.png, 'image/png');
+    expect((await settled(done.uploadID, { user })).status).toBe(404);
+    expect((await complete(done.uploadID, user)).status).toBe(200);
+    const answer = await settled(done.uploadID, { user });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ uploadID: done.uploadID, status: 'uploaded', engine: 'server', completedAt: expect.any(String), failureReason: null });
+
+    const refused = await newUpload(photosRequest([{ name: 'notes.png', type: 'image/png' }]), user);
+    await svc.put(refused.urls[0]!, Buffer.from('not a picture'), 'image/png');
+    expect((await complete(refused.uploadID, user)).status).toBe(400);
+    expect((await settled(refused.uploadID, { user })).body).toMatchObject({ status: 'failed', completedAt: null, failureReason: expect.stringMatching(/notes\.png is not a photo/) });
+
+    const stranger = await settled(done.uploadID, { user: uniqueName('stranger') });
+    expect([stranger.status, stranger.body.error.code]).toEqual([404, 'upload/not-settled']);
+  });
+
+  it('takes results\' workload token with the user\'s own token, and nothing less', async () => {
+    const user = uniqueName('owner');
+    const { uploadID } = await newUpload(photosRequest([{ name: 'meter.png', type: 'image/png' }]), user);
+    expect((await settled(uploadID, { user, workload: undefined })).status).toBe(401);
+    expect((await settled(uploadID, { user, workload: 'billing' })).status).toBe(401);
+    expect((await settled(uploadID, {})).status).toBe(401);
+  });
+});
+
 describe('sealed objects', () => {
   const later = (seconds: number) => new Date(Date.now() + seconds * 1000);
   const afterExpiry = () => later(svc.config.UPLOAD_URL_EXPIRY_SECONDS + svc.config.UNSEALED_SWEEP_GRACE_SECONDS + 60);

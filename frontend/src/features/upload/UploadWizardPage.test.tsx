@@ -369,7 +369,7 @@ describe('upload wizard, step 1', () => {
 describe('upload wizard, steps 2 and 3', () => {
   it('uploads a video with byte progress, follows processing, and opens the results', async () => {
     const statuses = [
-      json({ error: { code: 'results/not-found', message: 'No such upload.' } }, 404),
+      json({ data: { uploadID: 'up-1', status: 'uploaded', framesDone: 0, framesTotal: null, failureReason: null } }),
       json({ data: { uploadID: 'up-1', status: 'processing', framesDone: 1, framesTotal: 4, failureReason: null } }),
       json({ data: { uploadID: 'up-1', status: 'processing', framesDone: 3, framesTotal: 4, failureReason: null } }),
       json({ data: { uploadID: 'up-1', status: 'processed', framesDone: 4, framesTotal: 4, failureReason: null } }),

@@ -16,7 +16,7 @@ export const uploadApi = api.injectEndpoints({
       query: ({ uploadID, traceId }) => ({ url: 'uploadComplete', method: 'POST', body: { uploadID }, headers: traceHeaders(traceId) }),
       invalidatesTags: ['Uploads', 'Profile'],
     }),
-    /** Polled every 2.5 s in step 2. Answers 404 for a few ms right after uploadComplete. */
+    /** Polled every 2.5 s in step 2; it answers from the moment uploadComplete has (`uploaded` at first). */
     checkUploadStatus: build.query<UploadStatusResponse['data'], string>({
       query: (uploadID) => `checkUploadStatus/${encodeURIComponent(uploadID)}`,
       transformResponse: (answer: UploadStatusResponse) => answer.data,

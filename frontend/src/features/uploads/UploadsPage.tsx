@@ -76,9 +76,7 @@ export default function UploadsPage() {
       else if (now.status === 'failed') dispatch(toastShown(`This upload failed: ${now.failureReason ?? 'no reason was given.'}`, 'error'));
       else dispatch(toastShown(STILL_PROCESSING, 'info'));
     } catch (error) {
-      // Right after completion the status can be missing for a moment: that is still processing too.
-      const status = (error as { status?: unknown }).status;
-      dispatch(status === 404 ? toastShown(STILL_PROCESSING, 'info') : toastShown(errorMessage(error), 'error'));
+      dispatch(toastShown(errorMessage(error), 'error'));
     } finally {
       setCheckingId(null);
     }

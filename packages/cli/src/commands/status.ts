@@ -1,7 +1,7 @@
 import type { CommandContext } from '../context.js';
 import type { StatusCommand } from '../options.js';
 import { describeStatus, ProgressLine, type UploadStatus } from '../progress.js';
-import { fetchStatus, GIVEN_ID_GRACE_MS, waitUntilDone } from '../wait.js';
+import { fetchStatus, waitUntilDone } from '../wait.js';
 
 export async function statusCommand(cmd: StatusCommand, ctx: CommandContext): Promise<void> {
   const api = ctx.connect(cmd);
@@ -9,7 +9,7 @@ export async function statusCommand(cmd: StatusCommand, ctx: CommandContext): Pr
   if (cmd.wait) {
     ctx.onInterrupt(`Stopped following upload ${cmd.uploadId}; it carries on. See where it is with: frametext status ${cmd.uploadId} --wait`);
     const progress = new ProgressLine(ctx.stderr);
-    status = await waitUntilDone(api, cmd.uploadId, progress, { notFoundGraceMs: GIVEN_ID_GRACE_MS }).finally(() => progress.end());
+    status = await waitUntilDone(api, cmd.uploadId, progress).finally(() => progress.end());
     ctx.onInterrupt(undefined);
   } else {
     status = await fetchStatus(api, cmd.uploadId);

@@ -5,7 +5,7 @@ import { ApiError } from '../errors.js';
 import type { UploadCommand } from '../options.js';
 import { ProgressLine } from '../progress.js';
 import { planUpload } from '../upload-request.js';
-import { JUST_COMPLETED_GRACE_MS, waitUntilDone } from '../wait.js';
+import { waitUntilDone } from '../wait.js';
 import { writeExport } from './export.js';
 
 /**
@@ -41,7 +41,7 @@ export async function uploadCommand(cmd: UploadCommand, ctx: CommandContext): Pr
   const exportHint = cmd.export ? `; then: frametext export ${id} --format ${cmd.export}${cmd.view ? ` --view ${cmd.view}` : ''}${cmd.out ? ` --out ${cmd.out}` : ''}` : '';
   ctx.onInterrupt(`Stopped following upload ${id}; it carries on. Pick up with: frametext status ${id} --wait${exportHint}`);
   const progress = new ProgressLine(ctx.stderr);
-  await waitUntilDone(api, id, progress, { notFoundGraceMs: JUST_COMPLETED_GRACE_MS }).finally(() => progress.end());
+  await waitUntilDone(api, id, progress).finally(() => progress.end());
   ctx.onInterrupt(undefined);
   if (cmd.export) await writeExport(api, id, cmd.export, cmd.view, cmd.out, ctx);
   else ctx.stdout.write(`${id}\n`);

@@ -1,5 +1,6 @@
 import type { Knex, Logger, ObjectStorage, ServiceMetrics } from '@frametext/service-kit';
 import type { ResultsConfig } from '../config.js';
+import type { UploadServiceClient } from '../data/upload-service-client.js';
 
 /** What the results use cases work with. */
 export interface ResultsContext {
@@ -7,6 +8,8 @@ export interface ResultsContext {
   db: Knex;
   storage: ObjectStorage;
   logger: Logger;
+  /** The upload service, asked about uploads completed a moment ago that results has not heard of yet. */
+  uploadService: UploadServiceClient;
   /** Upload processing times are recorded here (absent in use-case tests without a running service). */
   metrics?: Pick<ServiceMetrics, 'uploadStageDuration'>;
 }

@@ -5,6 +5,7 @@ import {
   type Line,
   type MaxValues,
   type OcrFrameResult,
+  type SettledUpload,
   type UploadData,
   type UploadDetailsOldResponse,
   type UploadDetailsResponse,
@@ -37,8 +38,24 @@ export async function visibleUpload(ctx: ResultsContext, viewer: Viewer, uploadI
   return upload;
 }
 
-export async function uploadStatus(ctx: ResultsContext, userId: string, uploadId: string): Promise<UploadStatusResponse> {
-  const upload = await visibleUpload(ctx, { userId }, uploadId);
+/**
+ * GET /checkUploadStatus: results' record of the upload, or the upload service's while results has none. results
+ * hears of an upload through upload.completed.v1 (or upload.failed.v1), a moment after uploadComplete answered; a
+ * client that asks at once must not be told the upload does not exist. Asking the upload service (its record is the
+ * one uploadComplete wrote) writes nothing here, so the event stays the one way results records an upload and
+ * nothing can be lost or recorded twice; the upload service checks the caller's own token, so it answers only the
+ * owner, and anyone else gets the 404 of a missing upload.
+ */
+export async function uploadStatus(ctx: ResultsContext, caller: { userId: string; token: string }, uploadId: string): Promise<UploadStatusResponse> {
+  let upload: UploadRow;
+  try {
+    upload = await visibleUpload(ctx, { userId: caller.userId }, uploadId);
+  } catch (err) {
+    if (!(err instanceof AppError && err.status === 404)) throw err;
+    const settled = await ctx.uploadService.settledUpload(uploadId, caller.token);
+    if (!settled) throw err;
+    return settledStatus(ctx, settled);
+  }
   const framesDone = upload.frames_total == null ? 0 : await countDoneFrames(ctx.db, uploadId, upload.frames_total);
   // Nothing read yet: say how many uploads go first, so "0 of 56 frames" is not all the person sees.
   const waiting = (upload.status === 'uploaded' || upload.status === 'processing') && framesDone === 0;
@@ -50,6 +67,22 @@ export async function uploadStatus(ctx: ResultsContext, userId: string, uploadId
       framesTotal: upload.frames_total,
       uploadsAhead: waiting ? await countUploadsAhead(ctx.db, upload) : 0,
       failureReason: upload.status === 'failed' ? upload.failure_reason : null,
+    },
+  };
+}
+
+/** The status of an upload results has not heard of yet, as the upload service settled it: nothing read so far. */
+async function settledStatus(ctx: ResultsContext, settled: SettledUpload): Promise<UploadStatusResponse> {
+  const completedAt = settled.status === 'uploaded' && settled.completedAt ? new Date(settled.completedAt) : undefined;
+  const queued = completedAt && { id: settled.uploadID, engine: settled.engine, uploaded_at: completedAt, created_at: completedAt };
+  return {
+    data: {
+      uploadID: settled.uploadID,
+      status: settled.status,
+      framesDone: 0,
+      framesTotal: null,
+      uploadsAhead: queued ? await countUploadsAhead(ctx.db, queued) : 0,
+      failureReason: settled.failureReason,
     },
   };
 }

@@ -1,6 +1,6 @@
 import { Router, type Request } from 'express';
 import { DEMO_UPLOAD_ID, deleteUploadsRequestSchema, exportQuerySchema, keptWorkViewSchema, saveKeptWorkRequestSchema, uploadDetailsQuerySchema, uploadIdSchema } from '@frametext/contracts';
-import { parseBody, requireUserId } from '@frametext/service-kit';
+import { parseBody, requireUser, requireUserId } from '@frametext/service-kit';
 import type { ResultsContext } from '../domain/context.js';
 import { deleteUploads } from '../domain/deletion.js';
 import { attachmentDisposition, exportUpload } from '../domain/exports.js';
@@ -21,8 +21,8 @@ export function resultsRoutes(ctx: ResultsContext): Router {
   const router = Router();
 
   router.get('/checkUploadStatus/:id', async (req, res) => {
-    const userId = await requireUserId(req);
-    res.json(await uploadStatus(ctx, userId, uploadIdParam(req)));
+    const user = await requireUser(req);
+    res.json(await uploadStatus(ctx, { userId: user.userId, token: user.token }, uploadIdParam(req)));
   });
 
   router.get('/getUploads', async (req, res) => {

@@ -1,9 +1,11 @@
 import { Router } from 'express';
-import { requireUser, requireUserId } from '@frametext/service-kit';
+import { parseBody, requireUser, requireUserId, requireWorkload } from '@frametext/service-kit';
+import { uploadIdSchema } from '@frametext/contracts';
 import type { UploadContext } from '../domain/context.js';
 import { completeUpload } from '../domain/complete-upload.js';
 import { logLocalUpload } from '../domain/log-local-upload.js';
 import { requestUpload } from '../domain/request-upload.js';
+import { settledUpload } from '../domain/settled-upload.js';
 
 /** The upload endpoints, as the gateway forwards them: signed-in only, each checking the user's own token. */
 export function uploadRoutes(ctx: UploadContext): Router {
@@ -25,6 +27,22 @@ export function uploadRoutes(ctx: UploadContext): Router {
   router.post('/logLocalUpload', async (req, res) => {
     const user = await requireUser(req);
     res.json(await logLocalUpload(ctx, { userId: user.userId, accessToken: user.token }, req.body));
+  });
+
+  return router;
+}
+
+/**
+ * Routes other services call; the gateway has no route to them. A call proves both who makes it (results' workload
+ * token) and for whom (that user's own access token), so an upload is told only to its owner.
+ */
+export function internalRoutes(ctx: UploadContext): Router {
+  const router = Router();
+
+  router.get('/settled-uploads/:id', async (req, res) => {
+    requireWorkload(req, 'upload', ['results']);
+    const userId = await requireUserId(req);
+    res.json(await settledUpload(ctx, userId, parseBody(uploadIdSchema, req.params.id, 'request/invalid-upload-id')));
   });
 
   return router;

@@ -16,8 +16,6 @@ interface ProcessingStepProps {
 function pollProblem(error: unknown): string | null {
   const status = (error as FetchBaseQueryError | undefined)?.status;
   if (status === undefined) return null;
-  // Right after uploadComplete the status row may not exist yet.
-  if (status === 404) return 'Getting your upload ready…';
   return `${errorMessage(error)} Still checking every few seconds.`;
 }
 
