@@ -63,13 +63,7 @@ export async function runThroughPipeline(token, video, intervalSeconds, mediaCon
   let tProcessing;
   let framesTotal;
   for (;;) {
-    // Right after uploadComplete, results may not have heard of the upload yet (a few ms): keep polling, as the SPA does.
-    const res = await send(`${BASE}/api/checkUploadStatus/${uploadID}`, { headers: { authorization: `Bearer ${token}` } });
-    if (res.status === 404) {
-      await new Promise((r) => setTimeout(r, 50));
-      continue;
-    }
-    const { data } = await res.json();
+    const { data } = await api('GET', `/checkUploadStatus/${uploadID}`, undefined, token);
     if (data.status === 'processing' && !tProcessing) tProcessing = performance.now();
     if (data.status === 'processed') {
       framesTotal = data.framesTotal;

@@ -179,8 +179,9 @@ describe('a deck whose slides build up bullet by bullet (issue 15)', () => {
     const details = (await stack.api('GET', `/getUploadDetails/${uploadID}?mode=presentation`, undefined, token)).body;
     const frames = details.results.ocrResults as { t: number; text: string }[];
     expect(frames.map((f) => f.t)).toEqual(video.truth.map((b) => b.startS));
-    // Charged for the 17 frames read (ceil(1.7) = 2), not the 4 held: the rest came back.
-    expect(await credits(token)).toBe(before - 2);
+    // Charged for the 17 frames read (ceil(1.7) = 2), not the 4 held: the rest come back, through billing's event
+    // a moment after processed.
+    await expect.poll(() => credits(token), { timeout: 15_000 }).toBe(before - 2);
 
     // The text decides which frames are builds: one kept per slide, at its last build.
     const lines = frames.map((f) => presentationLines(f.text));
