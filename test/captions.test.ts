@@ -15,7 +15,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const stack = useStack();
 
 const INTERVAL = 0.5;
-/** The Region view's Green box where it starts (boxes.ts defaultRect). */
+/** The Region view's Green box where it starts (text-analysis' region-boxes.ts defaultRect). */
 const GREEN_BOX = { x: 1 / 6, y: 0.96 - 0.22, w: 2 / 3, h: 0.22 };
 
 /** SRT cues: start and end in seconds, and text (lines joined by a space). */
