@@ -1,20 +1,15 @@
 // A personal token's request budget holds across gateway replicas (issue 17): two gateways, the stack's own and a
 // second one in its own process, in front of the same identity and Postgres, count one budget per token.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startPipelineStack, type PipelineStack } from './support/pipeline-stack.js';
+import { beforeAll, expect, it } from 'vitest';
+import { useStack } from './support/use-stack.js';
 
 const REQUESTS_PER_MINUTE = 10;
-let stack: PipelineStack;
+const stack = useStack({ API_TOKEN_REQUESTS_PER_MINUTE: String(REQUESTS_PER_MINUTE) });
 let gateways: string[];
 
 beforeAll(async () => {
-  stack = await startPipelineStack({ API_TOKEN_REQUESTS_PER_MINUTE: String(REQUESTS_PER_MINUTE) });
   gateways = [stack.base, await stack.addGatewayProcess()];
 }, 120_000);
-
-afterAll(async () => {
-  await stack?.stop();
-}, 60_000);
 
 async function readWith(gateway: string, token: string): Promise<Response> {
   return fetch(`${gateway}/api/getUserData`, { headers: { authorization: `Bearer ${token}` } });

@@ -5,23 +5,15 @@ import { readFile } from 'node:fs/promises';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { chargerValues, makeChargerVideo, makePhotoSeries } from '@frametext/sample-media';
-import { startPipelineStack, type PipelineStack } from './support/pipeline-stack.js';
+import { useStack } from './support/use-stack.js';
 
 const REQUESTS_PER_MINUTE = 60;
 const CACHE_MS = 5_000;
-let stack: PipelineStack;
 const dir = mkdtempSync(path.join(tmpdir(), 'api-tokens-media-'));
-
-beforeAll(async () => {
-  stack = await startPipelineStack({ API_TOKEN_REQUESTS_PER_MINUTE: String(REQUESTS_PER_MINUTE), API_TOKEN_CACHE_MS: String(CACHE_MS) });
-}, 120_000);
-
-afterAll(async () => {
-  await stack?.stop();
-  rmSync(dir, { recursive: true, force: true });
-}, 60_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const stack = useStack({ API_TOKEN_REQUESTS_PER_MINUTE: String(REQUESTS_PER_MINUTE), API_TOKEN_CACHE_MS: String(CACHE_MS) });
 
 /** A signed-up person and a personal token of theirs with `scope`, made as the Account page makes it. */
 async function personWithToken(scope: 'read' | 'upload') {

@@ -5,25 +5,17 @@ import { readFile } from 'node:fs/promises';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CAPTIONS_CORPUS, makeCaptionsVideo } from '@frametext/sample-media';
 import { blockLimits, captionCuesInBox, editDistance, openFilters, sameCaption, toSrt, type TextBlock } from '../packages/text-analysis/src/index.js';
-import { startPipelineStack, type PipelineStack } from './support/pipeline-stack.js';
+import { useStack } from './support/use-stack.js';
 
-let stack: PipelineStack;
 const dir = mkdtempSync(path.join(tmpdir(), 'captions-media-'));
-
-beforeAll(async () => {
-  stack = await startPipelineStack();
-}, 120_000);
-
-afterAll(async () => {
-  await stack?.stop();
-  rmSync(dir, { recursive: true, force: true });
-}, 60_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const stack = useStack();
 
 const INTERVAL = 0.5;
-/** The Region view's Green box where it starts (boxes.ts defaultRect). */
+/** The Region view's Green box where it starts (text-analysis' region-boxes.ts defaultRect). */
 const GREEN_BOX = { x: 1 / 6, y: 0.96 - 0.22, w: 2 / 3, h: 0.22 };
 
 /** SRT cues: start and end in seconds, and text (lines joined by a space). */

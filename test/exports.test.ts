@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { numericalExportSchema, type UploadDetailsResponse } from '@frametext/contracts';
 import { CAPTIONS_CORPUS, chargerValues, makeCaptionsVideo, makeChargerVideo } from '@frametext/sample-media';
 import {
@@ -20,19 +20,11 @@ import {
   toSrt,
   DEFAULT_TRACKING_SETTINGS,
 } from '../packages/text-analysis/src/index.js';
-import { startPipelineStack, type PipelineStack } from './support/pipeline-stack.js';
+import { useStack } from './support/use-stack.js';
 
-let stack: PipelineStack;
 const dir = mkdtempSync(path.join(tmpdir(), 'exports-media-'));
-
-beforeAll(async () => {
-  stack = await startPipelineStack();
-}, 120_000);
-
-afterAll(async () => {
-  await stack?.stop();
-  rmSync(dir, { recursive: true, force: true });
-}, 60_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const stack = useStack();
 
 interface Download {
   status: number;

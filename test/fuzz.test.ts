@@ -6,11 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CREDIT_PACK_SIZES } from '@frametext/contracts';
 import { socketRequest, type SocketAnswer } from '@frametext/service-kit/testing';
 import { ROUTES, type Method } from '../services/gateway/src/routes.js';
-import { startPipelineStack, type PipelineStack } from './support/pipeline-stack.js';
+import type { PipelineStack } from './support/pipeline-stack.js';
+import { useStack } from './support/use-stack.js';
 
 // ---------------------------------------------------------------- the endpoints
 
@@ -399,7 +400,13 @@ async function pool<T>(items: T[], size: number, run: (item: T) => Promise<void>
 
 // ---------------------------------------------------------------- the suite
 
-let stack: PipelineStack;
+const stack = useStack({
+  // The suite sends thousands of auth requests from one address: the per-address limit would answer most of them.
+  RATE_LIMIT_IP_PER_MINUTE: '1000000',
+  // Short body clocks, so stalled variants are answered quickly.
+  API_BODY_TIMEOUT_MS: '400',
+  STORAGE_BODY_IDLE_TIMEOUT_MS: '400',
+});
 let user: { token: string; email: string };
 let endpoints: Endpoint[];
 let healthStatus: number;
@@ -409,13 +416,6 @@ const outcomes: Outcome[] = [];
 const credits = async () => (await stack.api('GET', '/getUserData', undefined, user.token)).body.credits as number;
 
 beforeAll(async () => {
-  stack = await startPipelineStack({
-    // The suite sends thousands of auth requests from one address: the per-address limit would answer most of them.
-    RATE_LIMIT_IP_PER_MINUTE: '1000000',
-    // Short body clocks, so stalled variants are answered quickly.
-    API_BODY_TIMEOUT_MS: '400',
-    STORAGE_BODY_IDLE_TIMEOUT_MS: '400',
-  });
   user = await stack.signUp();
   creditsBefore = await credits();
   endpoints = [...tableEndpoints(user.email), ...(await otherEndpoints(stack))];
@@ -442,10 +442,6 @@ beforeAll(async () => {
     `fuzz: ${endpoints.length} endpoints x ${VARIANTS.length} variants x 2 (with and without a token) = ${outcomes.length} requests; answers by status: ${JSON.stringify(statuses)}`,
   );
 }, 240_000);
-
-afterAll(async () => {
-  await stack?.stop();
-}, 60_000);
 
 describe('hostile input', () => {
   it('reaches every route of the table, /api/health and /files, with at least 30 variants each', () => {

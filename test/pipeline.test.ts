@@ -14,25 +14,24 @@ import { purgeStoredFiles } from '../services/results/src/domain/deletion.js';
 import { failStalledUploads } from '../services/results/src/domain/watchdog.js';
 import type { OpenApiDocument } from '@frametext/contracts/openapi';
 import { openApiChecker } from './support/openapi-check.js';
-import { startPipelineStack, type PipelineStack } from './support/pipeline-stack.js';
+import { useStack } from './support/use-stack.js';
 import { signatureIsValid, startReceiver } from '../services/results/test/support/receiver.js';
 import { eventually, sampleOf, startOtlpReceiver, type OtlpReceiver } from '@frametext/service-kit/testing';
 
-let stack: PipelineStack;
 let collector: OtlpReceiver;
 const dir = mkdtempSync(path.join(tmpdir(), 'pipeline-media-'));
 
 beforeAll(async () => {
   collector = await startOtlpReceiver();
-  // Webhooks may call the test's receiver on 127.0.0.1 over http; the delivery loop looks for work every 200 ms.
-  stack = await startPipelineStack({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, WEBHOOK_LOCAL_HOSTS: '127.0.0.1', WEBHOOK_INTERVAL_MS: '200' });
-}, 120_000);
+});
 
 afterAll(async () => {
-  await stack?.stop();
   await collector?.stop();
   rmSync(dir, { recursive: true, force: true });
-}, 60_000);
+});
+
+// Webhooks may call the test's receiver on 127.0.0.1 over http; the delivery loop looks for work every 200 ms.
+const stack = useStack(() => ({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, WEBHOOK_LOCAL_HOSTS: '127.0.0.1', WEBHOOK_INTERVAL_MS: '200' }));
 
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chargerValues, makeChargerVideo, makePhotoSeries, type GeneratedVideo } from '@frametext/sample-media';
-import { startPipelineStack, type PipelineStack } from './support/pipeline-stack.js';
+import { useStack } from './support/use-stack.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DOC = path.join(ROOT, 'docs/scripting.md');
@@ -50,16 +50,16 @@ const bash = (script: string, env: Record<string, string> = {}, onStderr?: Param
 const cli = (args: string[], env: Record<string, string> = {}, onStderr?: Parameters<typeof runProgram>[3]) =>
   runProgram('frametext', args, { FRAMETEXT_URL: stack.base, FRAMETEXT_TOKEN: token, ...env }, onStderr);
 
-let stack: PipelineStack;
 let work: string;
 let bin: string;
 /** Where the generated video is kept between examples. */
 let media: string;
 let video: GeneratedVideo;
+let videoMade: Promise<GeneratedVideo>;
 /** The upload token the doc's token block made. */
 let token = '';
 
-beforeAll(async () => {
+beforeAll(() => {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build the CLI first (pnpm --filter @frametext/cli run build)`);
   media = mkdtempSync(path.join(tmpdir(), 'scripting-media-'));
   work = mkdtempSync(path.join(tmpdir(), 'scripting-doc-'));
@@ -67,15 +67,19 @@ beforeAll(async () => {
   bin = mkdtempSync(path.join(tmpdir(), 'scripting-bin-'));
   writeFileSync(path.join(bin, 'frametext'), `#!/bin/sh\nexec node ${JSON.stringify(CLI)} "$@"\n`);
   chmodSync(path.join(bin, 'frametext'), 0o755);
-  const [started, made] = await Promise.all([startPipelineStack(), makeChargerVideo({ dir: media, seconds: SECONDS, width: 640, height: 360 })]);
-  stack = started;
-  video = made;
-}, 120_000);
+  // Made while the stack starts (awaited below, once it has).
+  videoMade = makeChargerVideo({ dir: media, seconds: SECONDS, width: 640, height: 360 });
+});
 
-afterAll(async () => {
-  await stack?.stop();
+afterAll(() => {
   for (const dir of [work, bin, media]) if (dir) rmSync(dir, { recursive: true, force: true });
-}, 60_000);
+});
+
+const stack = useStack();
+
+beforeAll(async () => {
+  video = await videoMade;
+}, 120_000);
 
 /** A fresh folder holding only the video, for one example to write its files in. */
 function freshWork(): void {

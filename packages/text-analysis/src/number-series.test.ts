@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { trackBlocks } from './block-tracking.js';
 import type { TextBlock } from './geometry.js';
-import { parseChartReading } from './number-parsing.js';
+import { parseValue } from './number-parsing.js';
 import { cleaningFor, findNumberSeries, parseReading, valuesChange, type FoundSeries } from './number-series.js';
 import { seriesValues } from './numerical-export.js';
 import { syntheticDashboard } from './synthetic-dashboard.js';
@@ -36,29 +36,29 @@ function cleaned(frames: TextBlock[][], found: FoundSeries): string[] {
 const mmss = (s: number) => `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
 
 describe('parseReading', () => {
-  it('reads numbers with a sign, a decimal, a unit glued or apart, and the label before them', () => {
-    expect(parseReading('45%')).toMatchObject({ label: '', kind: 'number', value: 45, unit: '%', needsText: false });
-    expect(parseReading('150 kW')).toMatchObject({ label: '', value: 150, unit: 'kW' });
+  it('gives a block’s value its label without the colon, its unit as usually written, and whether cleaning needs the text', () => {
+    expect(parseReading('45%')).toEqual({ label: '', kind: 'number', value: 45, unit: '%', needsText: false });
     expect(parseReading('Battery: 45 %')).toMatchObject({ label: 'Battery', value: 45, unit: '%' });
     expect(parseReading('Pump 1 52.3 kW')).toMatchObject({ label: 'Pump 1', value: 52.3, unit: 'kW' });
+    // A sign or a decimal comma is lost by Numbers only.
     expect(parseReading('Outside -3.5 °C')).toMatchObject({ label: 'Outside', value: -3.5, unit: '°C', needsText: true });
+    expect(parseReading('+2')).toMatchObject({ value: 2, needsText: true });
     expect(parseReading('1,234 rpm')).toMatchObject({ value: 1234, unit: 'rpm', needsText: false });
     expect(parseReading('42,5 kW')).toMatchObject({ value: 42.5, needsText: true });
-    expect(parseReading('1000 KM/H')).toMatchObject({ value: 1000, unit: 'km/h' });
     // Units as usually written, whatever case the OCR read; an unknown one as read.
+    expect(parseReading('1000 KM/H')).toMatchObject({ value: 1000, unit: 'km/h' });
     expect(parseReading('149 kw')).toMatchObject({ unit: 'kW' });
-    expect(parseReading('12 furlongs')).toBeNull();
     expect(parseReading('12 Gal')).toMatchObject({ unit: 'Gal' });
     expect(parseReading('7.20')).toMatchObject({ value: 7.2, unit: null });
   });
 
   it('reads times as durations in seconds', () => {
-    expect(parseReading('11:12')).toMatchObject({ label: '', kind: 'time', value: 672 });
+    expect(parseReading('11:12')).toEqual({ label: '', kind: 'time', value: 672, unit: null, needsText: false });
     expect(parseReading('Elapsed 00:01:05')).toMatchObject({ label: 'Elapsed', kind: 'time', value: 65 });
   });
 
-  it('does not take words, sentences or misreads for readings', () => {
-    for (const text of ['Battery', 'DC FAST CHARGER', 'kW', 'Lap 3 of many', '2 1%', '# 5', '', 'Service due']) expect(parseReading(text), text).toBeNull();
+  it('is null where the text is not one reading', () => {
+    for (const text of ['Battery', 'Lap 3 of many', '# 5', '12 furlongs']) expect(parseReading(text), text).toBeNull();
   });
 });
 
@@ -116,7 +116,7 @@ describe('findNumberSeries', () => {
     expect(cleaned(frames, found[1]!).slice(0, 3)).toEqual(['150', '149', '148']);
     // Times keep their text, which the chart reads as a duration.
     expect(cleaned(frames, found[2]!)[11]).toBe('00:11');
-    expect(parseChartReading('00:11')).toEqual({ value: 11, isTime: true });
+    expect(parseValue('00:11')).toMatchObject({ kind: 'time', value: 11 });
   });
 
   it('names readings after the label directly above when nothing is to their left', () => {

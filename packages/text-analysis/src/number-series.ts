@@ -1,6 +1,6 @@
 import type { Track, TrackPoint } from './block-tracking.js';
 import { boundsOf, type Rect, type TextBlock } from './geometry.js';
-import { parseClockReading, parseLocaleNumber } from './number-parsing.js';
+import { parseValue } from './number-parsing.js';
 import { defaultBlockSettings, listedWords, type BlockSettings } from './text-cleaning.js';
 
 /*
@@ -47,15 +47,6 @@ export interface Reading {
   needsText: boolean;
 }
 
-// Empty, or from a non-digit to a non-digit ("Pump 1 " before "52.3 kW"), as short as the value allows.
-const LABEL = String.raw`(?<label>(?:\D(?:.*?\D)?)??)`;
-const TIME = String.raw`(?<time>\d{1,3}:[0-5]\d(?::[0-5]\d)?(?:[.,]\d{1,3})?)`;
-const NUMBER = String.raw`(?<sign>[-+\u2212\u2013]?)\s?(?<number>\d+(?:[.,]\d+)*)`;
-const UNIT_TOKEN = String.raw`%|‰|°\s?[CFcf]?|[A-Za-zµΩ]{1,6}(?:\/[A-Za-z]{1,3})?`;
-const UNIT = String.raw`(?:\s*(?<unit>${UNIT_TOKEN}))?`;
-const TIME_READING = new RegExp(`^${LABEL}\\s*${TIME}$`, 'u');
-const NUMBER_READING = new RegExp(`^${LABEL}\\s*${NUMBER}${UNIT}$`, 'u');
-
 /*
  * Units as they are usually written. OCR often gets a unit's case wrong ("kw" for "kW", "v" for "V"): a unit that is
  * one of these whatever its case is written this way. The list has no two units that differ by case only.
@@ -76,31 +67,16 @@ const HAS_LETTER = /\p{L}/u;
 const tidy = (s: string) => s.replace(/\s+/g, ' ').trim();
 const cleanLabel = (s: string) => tidy(s.replace(/[:=\-–—]+\s*$/u, ''));
 
-/** A label is nothing, or holds a letter ("# 5" is not a label and a value). */
-const labelled = (label: string) => label.trim() === '' || HAS_LETTER.test(label);
-
 /** A block's text as a value with its label, or null when the text is not one. */
 export function parseReading(text: string): Reading | null {
-  const t = tidy(text);
-  const time = TIME_READING.exec(t);
-  if (time?.groups && labelled(time.groups.label!)) {
-    const seconds = parseClockReading(time.groups.time!);
-    if (seconds !== null) return { label: cleanLabel(time.groups.label!), kind: 'time', value: seconds, unit: null, needsText: false };
-  }
-  const number = NUMBER_READING.exec(t);
-  if (!number?.groups || !labelled(number.groups.label!)) return null;
-  const { label, sign, number: digits, unit } = number.groups;
-  const value = parseLocaleNumber(digits!);
-  if (value === null) return null;
-  const negative = sign !== '' && sign !== '+';
-  // A comma that parseLocaleNumber reads as the decimal mark ("42,5"), not as thousands ("1,234").
-  const decimalComma = digits!.includes(',') && !Number.isInteger(value) && parseLocaleNumber(digits!.replace(/,/g, '')) !== value;
+  const reading = parseValue(text, { find: 'whole' });
+  if (!reading) return null;
   return {
-    label: cleanLabel(label!),
-    kind: 'number',
-    value: negative ? -value : value,
-    unit: unit ? canonicalUnit(unit) : null,
-    needsText: negative || sign === '+' || decimalComma,
+    label: cleanLabel(reading.label),
+    kind: reading.kind,
+    value: reading.value,
+    unit: reading.unit === null ? null : canonicalUnit(reading.unit),
+    needsText: reading.sign !== '' || reading.decimalComma,
   };
 }
 

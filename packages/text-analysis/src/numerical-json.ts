@@ -1,6 +1,6 @@
 import { NUMERICAL_EXPORT_FORMAT, NUMERICAL_EXPORT_VERSION, type NumericalExport } from '@frametext/contracts';
 import { boundsOf } from './geometry.js';
-import { parseChartReading, parseLocaleNumber } from './number-parsing.js';
+import { parseValue } from './number-parsing.js';
 import type { ProofSeries } from './numerical-corrections.js';
 import { blockConfidence } from './numerical-proofreading.js';
 import { fileNameBase, type ResultsSource } from './results-frames.js';
@@ -8,11 +8,11 @@ import { clockDecimals, formatClock } from './time.js';
 
 /** A series' values as numbers: seconds when most of its readings are times, otherwise each reading's number. */
 export function seriesNumbers(values: readonly string[]): { isTime: boolean; ys: (number | null)[] } {
-  const readings = values.map((v) => (v === '' ? null : parseChartReading(v)));
-  const times = readings.filter((r) => r?.isTime).length;
-  const numbers = readings.filter((r) => r && !r.isTime).length;
+  const readings = values.map((v) => (v === '' ? null : parseValue(v)));
+  const times = readings.filter((r) => r?.kind === 'time').length;
+  const numbers = readings.filter((r) => r?.kind === 'number').length;
   const isTime = times > numbers;
-  const ys = readings.map((r, i) => (r === null ? null : isTime ? (r.isTime ? r.value : null) : parseLocaleNumber(values[i]!)));
+  const ys = readings.map((r, i) => (r === null ? null : isTime ? (r.kind === 'time' ? r.value : null) : (parseValue(values[i]!, { times: false })?.value ?? null)));
   return { isTime, ys };
 }
 

@@ -1,6 +1,6 @@
 import { normaliseConfidence, type TextBlock } from './geometry.js';
 import type { TrackPoint } from './block-tracking.js';
-import { parseClockReading, parseLocaleNumber } from './number-parsing.js';
+import { parseValue } from './number-parsing.js';
 
 /*
  * Proofreading the Numerical view's series: which cells a person should check against the picture, and why.
@@ -89,7 +89,7 @@ export function unsureReasons({ values, confidences, corrected }: ProofreadInput
   const reasons = values.map(() => [] as string[]);
   const letters = values.map((v) => v !== '' && hasLetterInNumber(v));
   // The numbers the pattern rules compare: cells that read as a number without a letter in it.
-  const numbers = values.map((v, i) => (v === '' || letters[i] ? null : parseLocaleNumber(v)));
+  const numbers = values.map((v, i) => (v === '' || letters[i] ? null : (parseValue(v, { times: false })?.value ?? null)));
   const present = numbers.flatMap((n, i) => (n === null ? [] : [i]));
   const steps = present.slice(1).map((at, k) => Math.abs(numbers[at]! - numbers[present[k]!]!));
   const typicalStep = median(steps);
@@ -136,7 +136,11 @@ export function unsureReasons({ values, confidences, corrected }: ProofreadInput
     const [before, after] = [i - 1, i + 1];
     if (before < 0 || after >= values.length || !isSure(before) || !isSure(after)) return false;
     if (values[i] === values[before] && values[i] === values[after]) return true;
-    const reading = (k: number): number | null => parseClockReading(values[k]!) ?? numbers[k] ?? null;
+    // A time's seconds (11:59, 12:00, 12:01 are evenly spaced), else the number the rules compare.
+    const reading = (k: number): number | null => {
+      const time = parseValue(values[k]!);
+      return time?.kind === 'time' ? time.value : (numbers[k] ?? null);
+    };
     const [b, v, a] = [reading(before), reading(i), reading(after)];
     return b !== null && v !== null && a !== null && b !== a && Math.abs(2 * v - (b + a)) <= 1e-9 * Math.max(1, Math.abs(v));
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isImplausibleWordBox, readableRuns, splitAtWideGaps } from './text-runs.js';
+import { isImplausibleWordBox, isValueWord, readableRuns, splitAtWideGaps } from './text-runs.js';
 
 interface Word {
   text: string;
@@ -48,6 +48,11 @@ describe('readableRuns', () => {
     const read = (keepValues: boolean) => readableRuns(line, (x) => x.rect, { ...rules, keepValues }).map((r) => r.map((x) => x.text));
     expect(read(false)).toEqual([['Temperature']]);
     expect(read(true)).toEqual([['Temperature'], ['36.7', 'C']]);
+  });
+
+  it('takes a number or a time alone for a value word, with a sign, a currency or a % or ° against it', () => {
+    for (const text of ['36.7', '00:12', '-4,5%', '−3', '$4.99', '21°', '1,234']) expect(isValueWord(text), text).toBe(true);
+    for (const text of ['2nd', '1lI', 'V12', '36.7C', 'kW', '12:75', '4.', '']) expect(isValueWord(text), text).toBe(false);
   });
 
   it('knows an implausible box: empty, outside, or the whole frame', () => {

@@ -1,4 +1,5 @@
 import type { Rect } from './geometry.js';
+import { parseValue } from './number-parsing.js';
 
 /*
  * Where one run of text ends and another begins on the same row: a label and its value far to its right, two
@@ -72,10 +73,18 @@ export function readableRuns<T extends { text: string; confidence: number }>(lin
   return splitAtWideGaps(kept, rectOf);
 }
 
-/** A number as a reading shows it: digits with separators, an optional sign, currency before or percent after. */
-const VALUE_WORD = /^[-+\u2212]?[$€£]?\d+(?:[.,:]\d+)*[%°]?$/u;
+/**
+ * The symbols a value word may end in. Letters against the digits ("2nd", "1lI") are OCR noise as often as a unit,
+ * and Tesseract gives a unit in letters as a word of its own (isUnitWord).
+ */
+const WORD_UNIT = /^[%°]$/u;
+
+/** A number or a time as a reading shows it, alone in the word: an optional sign, currency before, % or ° after. */
+export function isValueWord(text: string): boolean {
+  const value = parseValue(text, { find: 'whole', currency: true });
+  return value !== null && value.label === '' && (value.unit === null || WORD_UNIT.test(value.unit));
+}
+
 /** A unit written after a number: a few letters, optionally with a degree sign or a slash (`°C`, `rpm`, `km/h`). */
 const UNIT_WORD = /^[°µ%]?\p{L}{1,3}(?:\/\p{L}{1,2})?$/u;
-
-export const isValueWord = (text: string): boolean => VALUE_WORD.test(text);
 const isUnitWord = (text: string): boolean => UNIT_WORD.test(text);

@@ -4,10 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { listen, parseConfig, serverTimeouts, type RunningServer } from '@frametext/service-kit';
-import { testLogger } from '@frametext/service-kit/testing';
-import { createGateway, type Gateway } from '../src/app.js';
-import { UPSTREAM_SERVICES, gatewayConfigSchema, type UpstreamService } from '../src/config.js';
+import { UPSTREAM_SERVICES, type UpstreamService } from '../src/config.js';
+import { gatewaySettings, startGateway } from './start-gateway.js';
 import { FakeService, json, makeKey, signToken, startJwks, type TokenClaims } from './support.js';
 
 const key = makeKey('key-1');
@@ -39,30 +37,8 @@ beforeAll(async () => {
 });
 
 /** A fresh replica (it remembers for a while that identity could not count). */
-async function startGateway(): Promise<{ gateway: Gateway; server: RunningServer; base: string }> {
-  const config = parseConfig(gatewayConfigSchema, {
-    NODE_ENV: 'test',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    PORT: '0',
-    IDENTITY_URL: upstream.identity.url,
-    UPLOAD_URL: upstream.upload.url,
-    FRAME_EXTRACTION_URL: upstream['frame-extraction'].url,
-    OCR_TESSERACT_URL: upstream['ocr-tesseract'].url,
-    OCR_CLOUD_URL: upstream['ocr-cloud'].url,
-    BILLING_URL: upstream.billing.url,
-    RESULTS_URL: upstream.results.url,
-    JWKS_URL: jwks.url,
-    REVOCATIONS_URL: jwks.revocationsUrl,
-    STORAGE_DRIVER: 'fs',
-    STORAGE_FS_ROOT: path.join(tmp, 'objects'),
-    SPA_DIR: tmp,
-    API_TOKEN_REQUESTS_PER_MINUTE: '3',
-    API_TOKEN_BUDGET_TIMEOUT_MS: '200',
-  });
-  const gateway = createGateway(config, { logger: testLogger('gateway') });
-  const server = await listen(gateway.app, 0, '127.0.0.1', serverTimeouts(config));
-  return { gateway, server, base: `http://127.0.0.1:${server.port}` };
-}
+const startReplica = () =>
+  startGateway(gatewaySettings({ upstream, identity: jwks, dir: tmp }, { API_TOKEN_REQUESTS_PER_MINUTE: '3', API_TOKEN_BUDGET_TIMEOUT_MS: '200' }));
 
 afterAll(async () => {
   for (const s of Object.values(upstream)) await s.stop();
@@ -86,7 +62,7 @@ async function read(base: string, token: string): Promise<{ status: number; ms: 
 it.each(['late', 'restarting'] as const)('identity %s: the budget is counted by this replica, requests within it pass, the next gets the usual 429', async (mode) => {
   budgetAnswer = mode;
   budgetCalls = 0;
-  const { gateway, server, base } = await startGateway();
+  const { gateway, server, base } = await startReplica();
   const token = tokenNumbered(mode === 'late' ? 1 : 2);
   const first = await read(base, token);
   expect(first.status).toBe(200);

@@ -2,13 +2,14 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listen, parseConfig, serverTimeouts, type RunningServer } from '@frametext/service-kit';
-import { rawRequest, socketRequest, testLogger } from '@frametext/service-kit/testing';
-import { createGateway, type Gateway } from '../src/app.js';
+import type { RunningServer } from '@frametext/service-kit';
+import { rawRequest, socketRequest } from '@frametext/service-kit/testing';
+import type { Gateway } from '../src/app.js';
 import { openApiPath, type OpenApiDocument } from '@frametext/contracts/openapi';
-import { UPSTREAM_SERVICES, gatewayConfigSchema, type UpstreamService } from '../src/config.js';
+import { UPSTREAM_SERVICES, type UpstreamService } from '../src/config.js';
 import { openApiDocument } from '../src/openapi.js';
 import { ROUTES } from '../src/routes.js';
+import { gatewaySettings, startGateway } from './start-gateway.js';
 import { FakeService, forgeToken, hmacWith, json, makeKey, signToken, startJwks, validClaims } from './support.js';
 
 const key = makeKey('key-1');
@@ -21,40 +22,20 @@ let gateway: Gateway;
 let server: RunningServer;
 let base: string;
 
+/** This file's gateways answer and give up fast, and allow the one browser origin the CORS tests use. */
 function settings(overrides: Record<string, string> = {}): Record<string, string> {
-  return {
-    NODE_ENV: 'test',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    PORT: '0',
-    IDENTITY_URL: upstream.identity.url,
-    UPLOAD_URL: upstream.upload.url,
-    FRAME_EXTRACTION_URL: upstream['frame-extraction'].url,
-    OCR_TESSERACT_URL: upstream['ocr-tesseract'].url,
-    OCR_CLOUD_URL: upstream['ocr-cloud'].url,
-    BILLING_URL: upstream.billing.url,
-    RESULTS_URL: upstream.results.url,
-    JWKS_URL: jwks.url,
-    REVOCATIONS_URL: jwks.revocationsUrl,
-    REVOCATIONS_POLL_MS: '100',
-    PROXY_TIMEOUT_MS: '700',
-    HEALTH_TIMEOUT_MS: '500',
-    API_BODY_TIMEOUT_MS: '500',
-    STORAGE_BODY_IDLE_TIMEOUT_MS: '500',
-    CORS_ORIGINS: 'https://app.example',
-    SPA_DIR: spaDir,
-    STORAGE_DRIVER: 'fs',
-    STORAGE_FS_ROOT: path.join(tmp, 'objects'),
-    ...overrides,
-  };
-}
-
-async function startGateway(env: Record<string, string>): Promise<{ gateway: Gateway; server: RunningServer; base: string }> {
-  const config = parseConfig(gatewayConfigSchema, env);
-  const g = createGateway(config, { logger: testLogger('gateway') });
-  await g.storage?.ensureReady();
-  const s = await listen(g.app, 0, '127.0.0.1', serverTimeouts(config));
-  g.start();
-  return { gateway: g, server: s, base: `http://127.0.0.1:${s.port}` };
+  return gatewaySettings(
+    { upstream, identity: jwks, dir: tmp },
+    {
+      REVOCATIONS_POLL_MS: '100',
+      PROXY_TIMEOUT_MS: '700',
+      HEALTH_TIMEOUT_MS: '500',
+      API_BODY_TIMEOUT_MS: '500',
+      STORAGE_BODY_IDLE_TIMEOUT_MS: '500',
+      CORS_ORIGINS: 'https://app.example',
+      ...overrides,
+    },
+  );
 }
 
 /** What the gateway and the fake services answer, loosely typed for assertions. */

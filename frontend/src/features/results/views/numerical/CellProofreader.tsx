@@ -1,8 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { boundsOf } from '@frametext/text-analysis';
+import { boundsOf, type ProofSeries } from '@frametext/text-analysis';
 import type { ResultsFrame } from '../../model';
 import { FrameCrop } from './FrameCrop';
-import type { ProofSeries } from './proofread';
 
 interface Props {
   frame: ResultsFrame;

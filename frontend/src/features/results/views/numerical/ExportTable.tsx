@@ -1,10 +1,8 @@
 import { memo, useMemo, useState } from 'react';
-import { NUMERICAL_CSV_FILE, NUMERICAL_TXT_FILE, numericalCsv, numericalRows, numericalTxt, type ExportFrame } from '@frametext/text-analysis';
+import { nextUnsure, NUMERICAL_CSV_FILE, NUMERICAL_TXT_FILE, numericalCsv, numericalRows, numericalTxt, unsureCells, type CellRef, type CorrectionAction, type ExportFrame, type ProofSeries } from '@frametext/text-analysis';
 import { downloadFile } from '../../../../lib/download';
 import type { ResultsFrame } from '../../model';
 import { CellProofreader } from './CellProofreader';
-import type { CorrectionAction } from './corrections';
-import { nextUnsure, unsureCells, type CellRef, type ProofSeries } from './proofread';
 
 interface Props {
   frames: readonly ExportFrame[];

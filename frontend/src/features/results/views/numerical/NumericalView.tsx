@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
-import { DEFAULT_TRACKING_SETTINGS, defaultSeriesName, trackBlocks, type BlockSettings, type Track, type TrackingSettings } from '@frametext/text-analysis';
+import { correctionsReducer, DEFAULT_TRACKING_SETTINGS, defaultSeriesName, findNewSeries, inScreenOrder, newUniqueID, noCorrections, numericalExport, numericalJson, numericalWork, proofSeries, resultsJsonFileName, seriesOf, trackBlocks, type BlockSettings, type Track, type TrackingSettings } from '@frametext/text-analysis';
 import { Spinner } from '../../../../components/Spinner';
 import { FrameSlider, LIVE_SLIDER_LIMIT } from '../../components/FrameSlider';
 import { FrameStage } from '../../components/FrameStage';
@@ -8,20 +8,15 @@ import { frameLabel } from '../../model';
 import { useReportWork } from '../../work/useKeptWork';
 import { BlockBoxes, type FrameBox } from './BlockBoxes';
 import { BlockEditor } from './BlockEditor';
-import { correctionsReducer, noCorrections } from './corrections';
 import { downloadFile } from '../../../../lib/download';
 import { FrameBlocksList } from './FrameBlocksList';
 import { ExportTable } from './ExportTable';
 import { FindNumbers } from './FindNumbers';
-import { findNewSeries } from './findSeries';
 import { HowToModal, HOW_TO_TITLE, howToOpensByItself } from './HowToModal';
-import { numericalWork, restoreNumericalWork } from './keptWork';
+import { restoreNumericalWork } from './keptWork';
 import { SelectedBlocksTable } from './SelectedBlocksTable';
 import { SeriesChart } from './SeriesChart';
-import { numericalExport, numericalJson, resultsJsonFileName } from './exportJson';
-import { proofSeries } from './proofread';
-import { emptySelection, newUniqueID, selectionReducer } from './selection';
-import { inScreenOrder, seriesOf } from './series';
+import { emptySelection, selectionReducer } from './selection';
 import { TrackingSettingsPanel } from './TrackingSettingsPanel';
 import { useImageLoaded } from './useImageLoaded';
 import './numerical.css';
@@ -39,7 +34,7 @@ export default function NumericalView({ view, work }: ViewProps) {
   const [selection, select] = useReducer(selectionReducer, restored?.selection ?? emptySelection);
   const [howToOpen, setHowToOpen] = useState(() => howToOpensByItself(view.demo));
   const [highlight, setHighlight] = useState<number | null>(null);
-  // Values typed over the OCR's readings, by series uniqueID and frame index (plain JSON: see corrections.ts).
+  // Values typed over the OCR's readings, by series uniqueID and frame index (plain JSON: see text-analysis' numerical-corrections.ts).
   const [corrections, correct] = useReducer(correctionsReducer, restored?.corrections ?? noCorrections);
   useReportWork(
     work,

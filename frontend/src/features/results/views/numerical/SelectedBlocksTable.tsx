@@ -1,6 +1,5 @@
-import { formatFrameShare } from '@frametext/text-analysis';
+import { formatFrameShare, type BlockSeries } from '@frametext/text-analysis';
 import type { Detection } from '@frametext/contracts';
-import type { BlockSeries } from './series';
 
 interface Props {
   /** Top of the screen first, as export.csv's columns. */

@@ -1,10 +1,7 @@
-import { numericalCsv, type TextBlock, type Track } from '@frametext/text-analysis';
+import { correctionsReducer, nextUnsure, noCorrections, numericalCsv, proofSeries, seriesOf, unsureCells, type CorrectionsState, type TextBlock, type Track } from '@frametext/text-analysis';
 import { describe, expect, it } from 'vitest';
 import { chartModel } from './chartData';
-import { correctionsReducer, noCorrections, type CorrectionsState } from './corrections';
-import { nextUnsure, proofSeries, unsureCells } from './proofread';
 import { emptySelection, selectionReducer } from './selection';
-import { seriesOf } from './series';
 
 const reading = (text: string, confidence = 95): TextBlock => ({
   text,

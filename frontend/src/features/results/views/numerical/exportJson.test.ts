@@ -2,11 +2,8 @@ import { numericalExportSchema } from '@frametext/contracts';
 import { describe, expect, it } from 'vitest';
 import { viewFromDetails } from '../../model';
 import { sampleDetails } from '../../testing';
-import { correctionsReducer, noCorrections } from './corrections';
-import { numericalExport, resultsJsonFileName } from './exportJson';
-import { proofSeries } from './proofread';
+import { correctionsReducer, noCorrections, numericalExport, proofSeries, resultsJsonFileName, seriesOf } from '@frametext/text-analysis';
 import { emptySelection, selectionReducer } from './selection';
-import { seriesOf } from './series';
 
 describe('JSON export', () => {
   // Two frames: "42.5 kW", then "SOC 81%", each a block of its own track.

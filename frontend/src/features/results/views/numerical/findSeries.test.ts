@@ -1,6 +1,5 @@
-import { trackBlocks, type TextBlock, type Track } from '@frametext/text-analysis';
+import { findNewSeries, trackBlocks, type TextBlock, type Track } from '@frametext/text-analysis';
 import { describe, expect, it } from 'vitest';
-import { findNewSeries } from './findSeries';
 import { emptySelection, selectionReducer } from './selection';
 
 const block = (text: string, x: number, y: number): TextBlock => ({

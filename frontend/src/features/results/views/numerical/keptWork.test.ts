@@ -1,7 +1,7 @@
 import { parseKeptWork } from '@frametext/contracts';
-import { DEFAULT_TRACKING_SETTINGS } from '@frametext/text-analysis';
+import { DEFAULT_TRACKING_SETTINGS, numericalWork } from '@frametext/text-analysis';
 import { describe, expect, it } from 'vitest';
-import { numericalWork, restoreNumericalWork } from './keptWork';
+import { restoreNumericalWork } from './keptWork';
 
 describe('the Numerical view’s kept work', () => {
   it('keeps the corrections typed while proofreading, and comes back with them after a reload', () => {

@@ -2,7 +2,6 @@ import { restoreNumericalWork as restoreWork, type CorrectionsState, type TextBl
 import type { SelectionState } from './selection';
 
 /* The Numerical view's kept work (issue 16): read and written in @frametext/text-analysis (numerical-work.ts). */
-export { numericalWork } from '@frametext/text-analysis';
 
 export interface RestoredNumerical {
   selection: SelectionState;

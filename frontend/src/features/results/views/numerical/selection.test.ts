@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { emptySelection, newUniqueID, selectionReducer, type SelectionAction, type SelectionState } from './selection';
+import { newUniqueID } from '@frametext/text-analysis';
+import { emptySelection, selectionReducer, type SelectionAction, type SelectionState } from './selection';
 
 const run = (actions: SelectionAction[], from: SelectionState = emptySelection) => actions.reduce(selectionReducer, from);
 const points = [

@@ -1,7 +1,5 @@
 import { defaultBlockSettings, lockedFoundBlock, type BlockSettings, type FoundBlock, type SelectedBlock, type TrackPoint } from '@frametext/text-analysis';
 
-export { newUniqueID, UNIQUE_ID_MAX, UNIQUE_ID_MIN, type FoundBlock, type SelectedBlock } from '@frametext/text-analysis';
-
 /*
  * The Numerical view's selected blocks, as a reducer (pure, tested beside this file):
  * - a picked block is added unlocked, named after its text, and opened for editing;

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { SLIDE_SIMILARITY_DEFAULT, earlierBuilds, keptSlidesSelection, overlapWithPrevious, similarToPrevious } from '@frametext/text-analysis';
+import { earlierBuilds, frameLines, keptSlidesSelection, overlapWithPrevious, PRESENTATION_FILE, presentationWork, restorePresentationWork, selectedSlidesFileName, selectedSlidesText, similarToPrevious, SLIDE_SIMILARITY_DEFAULT } from '@frametext/text-analysis';
 import { useAppDispatch } from '../../../../lib/store';
 import { toastShown } from '../../../../lib/ui';
 import { FrameStage } from '../../components/FrameStage';
@@ -7,9 +7,7 @@ import type { ViewProps } from '../../components/ResultsShell';
 import { frameLabel } from '../../model';
 import { useReportWork } from '../../work/useKeptWork';
 import { FrameList, type FrameRowData } from './FrameList';
-import { presentationWork, restorePresentationWork } from './keptWork';
 import { SimilarityFilter } from './SimilarityFilter';
-import { PRESENTATION_FILE, frameLines, selectedSlidesFileName, selectedSlidesText } from './slidesText';
 import { TextResultModal } from './TextResultModal';
 import './presentation.css';
 

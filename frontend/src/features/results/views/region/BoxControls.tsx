@@ -1,4 +1,4 @@
-import type { BoxId, SelectionBox } from './boxes';
+import type { BoxId, SelectionBox } from '@frametext/text-analysis';
 
 interface Props {
   boxes: readonly SelectionBox[];

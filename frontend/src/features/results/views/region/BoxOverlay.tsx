@@ -1,7 +1,6 @@
 import { useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
-import { boundsOf, rectContains, rectInPixels, type Rect, type TextBlock } from '@frametext/text-analysis';
+import { boundsOf, moveRect, rectAfterKey, rectBetween, rectContains, rectInPixels, resizeRect, type BoxId, type Corner, type Rect, type SelectionBox, type TextBlock } from '@frametext/text-analysis';
 import { pointInSpace, type Space } from '../../components/FrameStage';
-import { moveRect, rectAfterKey, rectBetween, resizeRect, type BoxId, type Corner, type SelectionBox } from './boxes';
 
 interface Props {
   space: Space;

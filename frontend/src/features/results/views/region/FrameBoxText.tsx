@@ -1,4 +1,4 @@
-import type { SelectionBox } from './boxes';
+import type { SelectionBox } from '@frametext/text-analysis';
 
 interface Props {
   label: string;

@@ -1,8 +1,6 @@
 import { useId, useState } from 'react';
-import { REGION_CSV_FILE, REGION_TXT_FILE, regionCsv, regionTxt, toSrt, toVtt, type CaptionCue, type RegionExportFrame } from '@frametext/text-analysis';
+import { hasAnyLine, REGION_CSV_FILE, REGION_TXT_FILE, regionCsv, regionTxt, subtitleFileName, toSrt, toVtt, type BoxId, type CaptionCue, type RegionExportFrame, type SelectionBox } from '@frametext/text-analysis';
 import { downloadFile } from '../../../../lib/download';
-import type { BoxId, SelectionBox } from './boxes';
-import { hasAnyLine, subtitleFileName } from './regionReading';
 
 interface Props {
   uploadName: string;

@@ -1,5 +1,5 @@
 import { useCallback, useDeferredValue, useId, useMemo, useState } from 'react';
-import { blockLimits, filterBlocks, openFilters, type BlockFilters, type Rect } from '@frametext/text-analysis';
+import { activeBoxes, blockLimits, boxCues, filterBlocks, initialBoxes, openFilters, readFrame, readFrames, regionWork, restoreRegionWork, selectionAfter, setEnabled, setRect, type BlockFilters, type BoxId, type Rect } from '@frametext/text-analysis';
 import { FrameSlider } from '../../components/FrameSlider';
 import { FrameStage } from '../../components/FrameStage';
 import type { ViewProps } from '../../components/ResultsShell';
@@ -8,12 +8,9 @@ import { useReportWork } from '../../work/useKeptWork';
 import { AllFramesTable } from './AllFramesTable';
 import { BoxControls } from './BoxControls';
 import { BoxOverlay } from './BoxOverlay';
-import { activeBoxes, initialBoxes, selectionAfter, setEnabled, setRect, type BoxId } from './boxes';
 import { FrameBoxText } from './FrameBoxText';
-import { regionWork, restoreRegionWork } from './keptWork';
 import { RegionExports } from './RegionExports';
 import { RegionFilters } from './RegionFilters';
-import { boxCues, readFrame, readFrames } from './regionReading';
 import { useFrameSpaces } from './useFrameSpaces';
 import './region.css';
 

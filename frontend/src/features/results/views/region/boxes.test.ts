@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MIN_BOX_HEIGHT, MIN_BOX_WIDTH, defaultRect, fitRect, initialBoxes, moveRect, rectAfterKey, rectBetween, resizeRect, selectionAfter, setEnabled } from './boxes';
+import { defaultRect, fitRect, initialBoxes, MIN_BOX_HEIGHT, MIN_BOX_WIDTH, moveRect, rectAfterKey, rectBetween, resizeRect, selectionAfter, setEnabled } from '@frametext/text-analysis';
 
 const close = (r: { x: number; y: number; w: number; h: number }) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Math.round(v * 1000) / 1000]));
 

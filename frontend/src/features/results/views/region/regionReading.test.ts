@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boxCues, fileSafeName, hasAnyLine, subtitleFileName } from './regionReading';
+import { boxCues, fileSafeName, hasAnyLine, subtitleFileName } from '@frametext/text-analysis';
 
 describe('region reading', () => {
   it('names subtitle files after the upload and the box, without characters a file name cannot hold', () => {

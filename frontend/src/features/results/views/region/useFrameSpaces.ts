@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ResultsView } from '../../model';
-import type { Space } from './regionReading';
+import type { Space } from '@frametext/text-analysis';
 
 /** Reads an image's pixel size without showing it. */
 function imageSize(url: string): Promise<Space> {

@@ -1,13 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
-import { deduplicateItems, DEFAULT_SCROLL_SETTINGS, type ListItem, type Rect, type ScrollSettings } from '@frametext/text-analysis';
+import { deduplicateItems, DEFAULT_SCROLL_SETTINGS, detectionSettingsOf, lockTemplate, restoreScrollWork, scrollWork, type DetectionSettings, type ListItem, type LockedTemplate, type Rect, type ScrollSettings } from '@frametext/text-analysis';
 import { ProgressBar } from '../../../../components/ProgressBar';
 import { FrameSlider } from '../../components/FrameSlider';
 import { FrameStage } from '../../components/FrameStage';
 import type { ViewProps } from '../../components/ResultsShell';
 import { frameLabel } from '../../model';
 import { useReportWork } from '../../work/useKeptWork';
-import { frameWords, lockTemplate, type LockedTemplate } from './detection';
-import { detectionSettingsOf, restoreScrollWork, scrollWork, type DetectionSettings } from './keptWork';
+import { frameWords } from './detection';
 import { ScrollResults } from './ScrollResults';
 import { ScrollSettingsPanel } from './ScrollSettingsPanel';
 import { DEFAULT_TEMPLATE_BOX } from './templateBox';

@@ -1,8 +1,8 @@
 import { useRef, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
-import type { ListItem, Rect } from '@frametext/text-analysis';
+import { boxInPixels, type ListItem, type Rect } from '@frametext/text-analysis';
 import { pointInSpace, type Space } from '../../components/FrameStage';
 import type { WordBox } from './detection';
-import { boxAfterKey, boxFromPoints, boxInPixels, CORNERS, moveBox, resizeBox, type Corner } from './templateBox';
+import { boxAfterKey, boxFromPoints, CORNERS, moveBox, resizeBox, type Corner } from './templateBox';
 
 interface Props {
   space: Space;

@@ -7,8 +7,6 @@ import type { ResultsFrame } from '../../model';
  * template are here.
  */
 
-export { frameLayout, itemsOnFrame, lockTemplate, type LockedTemplate } from '@frametext/text-analysis';
-
 export interface WordBox {
   text: string;
   rect: Rect;

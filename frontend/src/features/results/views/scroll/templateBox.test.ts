@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { boxAfterKey, boxFromPoints, boxInPixels, fitBox, MIN_BOX, moveBox, resizeBox } from './templateBox';
+import { boxInPixels } from '@frametext/text-analysis';
+import { boxAfterKey, boxFromPoints, fitBox, MIN_BOX, moveBox, resizeBox } from './templateBox';
 
 const box = { x: 0.2, y: 0.3, w: 0.4, h: 0.2 };
 

@@ -70,4 +70,3 @@ export function boxAfterKey(box: Rect, key: string, shift: boolean): Rect | null
   return moveBox(box, arrow.x * KEY_STEP, arrow.y * KEY_STEP);
 }
 
-export { boxInPixels } from '@frametext/text-analysis';

@@ -1,9 +1,8 @@
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_SCROLL_SETTINGS } from '@frametext/text-analysis';
+import { DEFAULT_SCROLL_SETTINGS, lockTemplate } from '@frametext/text-analysis';
 import type { Detection } from '@frametext/contracts';
 import type { ResultsFrame } from '../../model';
-import { lockTemplate } from './detection';
 import { useScrollDetection } from './useScrollDetection';
 
 const SPACE = { width: 1280, height: 2000 };

@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ListItemMatch, ScrollSettings } from '@frametext/text-analysis';
+import { itemsOnFrame, type ListItemMatch, type LockedTemplate, type ScrollSettings } from '@frametext/text-analysis';
 import type { ResultsFrame } from '../../model';
-import { itemsOnFrame, type LockedTemplate } from './detection';
 
 /** Work on frames in slices of at most this long, then let the page breathe (input, painting). */
 export const SLICE_MS = 12;

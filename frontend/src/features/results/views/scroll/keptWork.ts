@@ -1,2 +1,0 @@
-/* The Scroll view's kept work (issue 16): in @frametext/text-analysis (scroll-detection.ts), shared with the server's export. */
-export { detectionSettingsOf, restoreScrollWork, scrollWork, type DetectionSettings, type RestoredScroll } from '@frametext/text-analysis';
