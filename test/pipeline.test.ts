@@ -44,6 +44,11 @@ async function credits(token: string): Promise<number> {
   return (await stack.api('GET', '/getUserData', undefined, token)).body.credits;
 }
 
+/** Waits for the user's credits to come to `want`: billing settles an ended upload's credits through an event, a moment after its status says so. */
+async function creditsSettle(token: string, want: number): Promise<void> {
+  await expect.poll(() => credits(token), { timeout: 15_000 }).toBe(want);
+}
+
 /** Polls checkUploadStatus as the SPA does, recording every progress it saw, until processed or failed. */
 async function follow(token: string, uploadID: string, timeoutMs = 120_000) {
   const seen: { status: string; framesDone?: number; framesTotal?: number }[] = [];
@@ -100,7 +105,7 @@ describe('a video through the whole pipeline', () => {
       found += [want.battery, want.power, want.elapsed].filter((v) => text.includes(v)).length;
     }
     expect(found / (frames.length * 3)).toBeGreaterThanOrEqual(0.9);
-    expect(await credits(token)).toBe(before - 1);
+    await creditsSettle(token, before - 1);
 
     // The person's webhook hears of it once, signed, with the counts and where to fetch the results.
     await eventually(() => receiver.received.length > 0, 10_000);
@@ -178,9 +183,8 @@ describe('a deck whose slides build up bullet by bullet (issue 15)', () => {
     const details = (await stack.api('GET', `/getUploadDetails/${uploadID}?mode=presentation`, undefined, token)).body;
     const frames = details.results.ocrResults as { t: number; text: string }[];
     expect(frames.map((f) => f.t)).toEqual(video.truth.map((b) => b.startS));
-    // Charged for the 17 frames read (ceil(1.7) = 2), not the 4 held: the rest come back, through billing's event
-    // a moment after processed.
-    await expect.poll(() => credits(token), { timeout: 15_000 }).toBe(before - 2);
+    // Charged for the 17 frames read (ceil(1.7) = 2), not the 4 held: the rest come back.
+    await creditsSettle(token, before - 2);
 
     // The text decides which frames are builds: one kept per slide, at its last build.
     const lines = frames.map((f) => presentationLines(f.text));
@@ -230,7 +234,7 @@ describe('the Cloud AI engine (ocr-cloud against a local fake of Google Cloud Vi
     await stack.api('POST', '/uploadComplete', { uploadID }, token);
     const { final } = await follow(token, uploadID);
     expect(final).toMatchObject({ status: 'processed', framesTotal: 2 });
-    expect(await credits(token)).toBe(before - 2);
+    await creditsSettle(token, before - 2);
 
     const details = (await stack.api('GET', `/getUploadDetails/${uploadID}?mode=captions`, undefined, token)).body;
     expect(details.uploadData).toMatchObject({ ocrType: 'cloud', originalLanguage: 'fr', targetLanguage: 'en' });
@@ -262,7 +266,7 @@ describe('the Cloud AI engine (ocr-cloud against a local fake of Google Cloud Vi
       const { final } = await follow(token, uploadID);
       expect(final.status).toBe('failed');
       expect(final.failureReason).toMatch(/^Cloud AI could not sign in to Google Cloud/);
-      expect(await credits(token)).toBe(before);
+      await creditsSettle(token, before);
     } finally {
       stack.google.visionDown = undefined;
     }
@@ -414,7 +418,7 @@ describe('credits always come back', () => {
     expect((await stack.api('GET', `/checkUploadStatus/${uploadID}`, undefined, token)).status).toBe(410);
     expect((await stack.api('GET', '/getUploads', undefined, token)).body.data.uploads).toEqual([]);
     expect(await stack.results.storage.list(`uploads/${uploadID}`)).toEqual([]);
-    expect(await credits(token)).toBe(before);
+    await creditsSettle(token, before);
   }, 120_000);
 
   it('deleting the account ends its token within seconds, deletes its uploads and their files, and releases what was held', async () => {
@@ -495,7 +499,7 @@ describe('credits always come back', () => {
     // Its files go at the purge job's next run.
     await purgeStoredFiles(stack.results);
     expect(await stack.results.storage.list(`uploads/${uploadID}`)).toEqual([]);
-    expect(await credits(token)).toBe(before);
+    await creditsSettle(token, before);
   }, 120_000);
 });
 
