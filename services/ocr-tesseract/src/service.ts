@@ -81,10 +81,12 @@ export function ocrTesseractService(config: Config, opts: OcrServiceOptions = {}
               text = await recognizeFrame(image, recognizeOptions, (pgm) => pool.read(pgm, lang), request.mediaContent, {
                 memory: memories.of(`${request.uploadId}:${lang}`),
                 readSegments: segments?.run ?? false,
+                // The reader's verdict is in before Tesseract runs: the frames waiting on it go on at once.
+                segmentsRead: (values) => segments?.close({ gained: values, lost: 0 }),
                 readMask: async () => (mask = await maskGate.enter(request.uploadId)).run,
               });
             } finally {
-              segments?.close(text?.segmentValues === undefined ? undefined : { gained: text.segmentValues, lost: 0 });
+              segments?.close();
               mask?.close(text?.maskVerdicts);
             }
             return text;

@@ -66,6 +66,19 @@ describe('recognizeFrame with the real tesseract', () => {
     expect(result.detections.map((d) => d.text)).toContain('Pressure 42.7 bar');
   });
 
+  it('reports what the segment reader read before Tesseract reads the frame, so frames waiting on its verdict need not wait for the passes', async () => {
+    const path = join(dir, 'segments-first.jpg');
+    await makeFrame(path, { width: 640, height: 240, background: 'white', texts: [{ text: 'Pressure 42.7 bar', x: 40, y: 90, size: 48, color: 'black' }] });
+    const order: string[] = [];
+    const reading = (pgm: Buffer) => {
+      order.push('tesseract');
+      return read(pgm);
+    };
+    await recognizeFrame(await readFile(path), options('auto'), reading, 'numerical', { readSegments: true, segmentsRead: (values) => order.push(`segments ${values}`) });
+    expect(order[0]).toBe('segments 0');
+    expect(order.filter((o) => o.startsWith('segments'))).toHaveLength(1);
+  });
+
   it('keeps a label and its value far to the right apart, as two detections', async () => {
     const path = join(dir, 'dashboard.jpg');
     await makeFrame(path, {

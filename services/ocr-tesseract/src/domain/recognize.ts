@@ -30,8 +30,6 @@ export interface FrameText {
   imageHeight: number;
   passes: Pass[];
   whiteShare: number;
-  /** Values the seven-segment reader read (undefined: it did not look). */
-  segmentValues?: number;
   /** What the mask pass changed where both passes read (undefined: they did not both read). */
   maskVerdicts?: StepVerdict;
 }
@@ -42,6 +40,11 @@ export interface UploadState {
   memory?: MemoryHandle<Candidate>;
   /** Whether the seven-segment reader runs (by default on numerical uploads: wantsSegmentReader). */
   readSegments?: boolean;
+  /**
+   * Told how many values the segment reader read, as soon as it has (before Tesseract): the upload's StepGate can let
+   * its waiting frames go on without waiting for this frame's passes.
+   */
+  segmentsRead?: (values: number) => void;
   /**
    * Asked on a plain background with white on it, before the passes: whether the mask pass still runs next to the
    * bare pass (the upload's StepGate; by default it does). Over a picture the mask pass always runs, since the bare
@@ -246,10 +249,11 @@ export async function recognizeFrame(
   opts: RecognizeOptions,
   run: TesseractRunner,
   mediaContent?: MediaContent,
-  { memory, readSegments = wantsSegmentReader(mediaContent), readMask = () => true }: UploadState = {},
+  { memory, readSegments = wantsSegmentReader(mediaContent), segmentsRead, readMask = () => true }: UploadState = {},
 ): Promise<FrameText> {
   const frame = await prepareFrame(image, { whiteThreshold: opts.whiteThreshold, maxPixels: opts.maxPixels });
   const segments = readSegments ? readSevenSegment({ width: frame.width, height: frame.height, bright: frame.brightPixels, grey: frame.greyPixels }) : [];
+  if (readSegments) segmentsRead?.(segments.length);
   const keepValues = mediaContent === 'numerical';
   const clean = (line: TsvLine) => cleanLine(line, frame.width, frame.height, opts.minWordConfidence, keepValues);
   /** What each pass compares frames by: the grey frame for the bare pass, the mask for the mask pass. */
@@ -338,7 +342,6 @@ export async function recognizeFrame(
     imageHeight: frame.height,
     passes,
     whiteShare: frame.whiteShare,
-    segmentValues: readSegments ? segments.length : undefined,
     maskVerdicts: verdicts,
   };
 }
