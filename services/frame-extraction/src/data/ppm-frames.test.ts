@@ -21,6 +21,16 @@ describe('PpmFrameSplitter', () => {
     ]);
   });
 
+  it('reads frames fed one byte at a time, and refuses a stream that is not PPM', async () => {
+    const stream = Buffer.concat([ppm(2, 2, 3), ppm(1, 1, 5)]);
+    const frames = await split([...stream].map((b) => Buffer.from([b])));
+    expect(frames.map((f) => [f.width, f.height, [...f.data]])).toEqual([
+      [2, 2, Array(12).fill(3)],
+      [1, 1, [5, 5, 5]],
+    ]);
+    await expect(split([Buffer.from('GIF89a')])).rejects.toThrow(/not a PPM frame stream/);
+  });
+
   it('fails on a stream that ends inside a frame', async () => {
     await expect(split([ppm(4, 2, 1).subarray(0, 30)])).rejects.toThrow(/ended inside a frame/);
   });

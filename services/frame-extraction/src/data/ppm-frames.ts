@@ -14,18 +14,20 @@ const HEADER = /^P6\s+(\d+)\s+(\d+)\s+(\d+)\s/;
  * header, so frames come out exactly, whatever rotation or scaling ffmpeg applied, with no encoding to undo.
  */
 export class PpmFrameSplitter extends Transform {
-  private chunks: Buffer[] = [];
-  private buffered = 0;
+  /** Bytes of the next frame's header read so far (it is short: a few dozen bytes). */
+  private header: Buffer = Buffer.alloc(0);
+  /** The frame being filled: its pixels are copied once, from ffmpeg's chunks straight into place. */
+  private frame: RawFrame | null = null;
+  private filled = 0;
 
   constructor() {
     super({ readableObjectMode: true });
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    this.chunks.push(chunk);
-    this.buffered += chunk.length;
     try {
-      this.emitFrames();
+      let at = 0;
+      while (at < chunk.length) at = this.frame ? this.fill(chunk, at) : this.readHeader(chunk, at);
       done();
     } catch (err) {
       done(err as Error);
@@ -33,39 +35,40 @@ export class PpmFrameSplitter extends Transform {
   }
 
   override _flush(done: TransformCallback): void {
-    done(this.buffered > 0 ? new Error(`ffmpeg output ended inside a frame (${this.buffered} bytes left)`) : null);
+    const left = this.header.length + this.filled;
+    done(left > 0 || this.frame ? new Error(`ffmpeg output ended inside a frame (${left} bytes left)`) : null);
   }
 
-  private emitFrames(): void {
-    for (;;) {
-      if (this.buffered < 20) return;
-      const head = this.peek(Math.min(this.buffered, 64)).toString('latin1');
-      const m = HEADER.exec(head);
-      if (!m) {
-        if (this.buffered >= 64 || !head.startsWith('P6')) throw new Error('ffmpeg output is not a PPM frame stream');
-        return;
-      }
-      const width = Number(m[1]);
-      const height = Number(m[2]);
-      if (Number(m[3]) > 255) throw new Error('16-bit PPM frames are not expected');
-      const size = m[0].length + width * height * 3;
-      if (this.buffered < size) return;
-      const all = this.takeBytes(size);
-      this.push({ data: all.subarray(m[0].length), width, height } satisfies RawFrame);
+  /** Takes header bytes from `chunk` at `at`; once the header is whole, starts its frame. Answers where it stopped. */
+  private readHeader(chunk: Buffer, at: number): number {
+    const take = Math.min(chunk.length - at, 64 - this.header.length);
+    const head = Buffer.concat([this.header, chunk.subarray(at, at + take)]);
+    const m = HEADER.exec(head.toString('latin1'));
+    if (!m) {
+      if (head.length >= 64 || !'P6'.startsWith(head.subarray(0, 2).toString('latin1'))) throw new Error('ffmpeg output is not a PPM frame stream');
+      this.header = head;
+      return at + take;
     }
+    if (Number(m[3]) > 255) throw new Error('16-bit PPM frames are not expected');
+    const width = Number(m[1]);
+    const height = Number(m[2]);
+    this.frame = { data: Buffer.allocUnsafe(width * height * 3), width, height };
+    this.filled = 0;
+    // The header ended inside this chunk: the pixels start right after it.
+    const used = m[0].length - this.header.length;
+    this.header = Buffer.alloc(0);
+    return at + used;
   }
 
-  private peek(n: number): Buffer {
-    if (this.chunks[0]!.length < n) this.chunks = [Buffer.concat(this.chunks)];
-    return this.chunks[0]!.subarray(0, n);
-  }
-
-  private takeBytes(n: number): Buffer {
-    const all = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
-    const rest = all.subarray(n);
-    this.chunks = rest.length > 0 ? [rest] : [];
-    this.buffered = rest.length;
-    // Copy, so a frame kept by the caller does not pin the remainder of a large chunk.
-    return Buffer.from(all.subarray(0, n));
+  private fill(chunk: Buffer, at: number): number {
+    const frame = this.frame!;
+    const copied = chunk.copy(frame.data, this.filled, at, Math.min(chunk.length, at + frame.data.length - this.filled));
+    this.filled += copied;
+    if (this.filled === frame.data.length) {
+      this.frame = null;
+      this.filled = 0;
+      this.push(frame);
+    }
+    return at + copied;
   }
 }

@@ -1,9 +1,13 @@
 import sharp, { type OutputInfo } from 'sharp';
 
-/** An image Tesseract gets on stdin, with the size of the frame it came from. */
+/**
+ * A decoded frame and the images the passes read. What only some frames need (the bare image, the mask, each
+ * pixel's brightest channel) is made the first time it is asked for: over a picture only the mask is read, on a
+ * plain screen whose mask pass does not pay only the bare image, and the segment reader runs on few frames.
+ */
 export interface PreparedFrame {
-  width: number;
-  height: number;
+  readonly width: number;
+  readonly height: number;
   /**
    * What the bare pass reads, as binary PPM or PGM (Tesseract reads it without decoding a JPEG again): the frame in
    * colour when it is colourful, since Tesseract's own thresholding weighs the channels and keeps yellow on blue, or
@@ -11,13 +15,13 @@ export interface PreparedFrame {
    * Tesseract reads faster (210 ms against 280 ms a 720p frame). A grey frame on a dark page is inverted, so its
    * text is dark on light (see barePixels).
    */
-  bare: Buffer;
+  readonly bare: Buffer;
   /** Whether `bare` is in colour (at least COLOURFUL_SHARE of the frame is saturated). */
-  colourful: boolean;
+  readonly colourful: boolean;
   /** The decoded RGB bytes, 3 a pixel, no header (for crops of the bare image). */
-  colourPixels: Buffer;
+  readonly colourPixels: Buffer;
   /** The frame in grey, one byte a pixel with no header (to compare frames). */
-  greyPixels: Buffer;
+  readonly greyPixels: Buffer;
   /**
    * The grey the bare pass reads: `greyPixels`, inverted when the frame's most common grey is dark (a dashboard's
    * or a terminal's dark page). Tesseract reads each line as dark on light first and tries it inverted only when
@@ -25,20 +29,20 @@ export interface PreparedFrame {
    * Tesseract time on the charger screen, with the same text. Colour frames are not inverted: on the blue
    * instrument screen it saved 5 % and misread a value.
    */
-  barePixels: Buffer;
+  readonly barePixels: Buffer;
   /** Each pixel's brightest channel, one byte a pixel (lit LED strokes of any colour stand out in it). */
-  brightPixels: Buffer;
+  readonly brightPixels: Buffer;
   /** Black where the frame is near-white (every channel >= threshold), white elsewhere, as PGM. */
-  whiteMask: Buffer;
+  readonly whiteMask: Buffer;
   /** The same mask, one byte a pixel with no header (to compare frames and stack its rectangles). */
-  maskPixels: Buffer;
+  readonly maskPixels: Buffer;
   /** Share of the frame's pixels that are near-white (0-1). */
-  whiteShare: number;
+  readonly whiteShare: number;
   /**
    * Share of the frame (sampled) within a few grey levels of its most common one (0-1): near 1 on a plain
    * background (a dashboard, a slide), low on a picture.
    */
-  plainShare: number;
+  readonly plainShare: number;
 }
 
 /** The bytes are not an image we can read (corrupt, truncated, not an image, too many pixels). */
@@ -99,12 +103,24 @@ const SATURATED_SPREAD = 48;
 /** A frame with at least this share of saturated pixels is read in colour. */
 export const COLOURFUL_SHARE = 0.05;
 
+function netpbmHeader(magic: 'P5' | 'P6', width: number, height: number): Buffer {
+  return Buffer.from(`${magic}\n${width} ${height}\n255\n`, 'ascii');
+}
+
 function netpbm(magic: 'P5' | 'P6', width: number, height: number, pixels: Buffer): Buffer {
-  return Buffer.concat([Buffer.from(`${magic}\n${width} ${height}\n255\n`, 'ascii'), pixels]);
+  return Buffer.concat([netpbmHeader(magic, width, height), pixels]);
+}
+
+/** A PGM image whose pixels the caller fills in place (`pixels`), so it is not copied behind a header afterwards. */
+function blankPgm(width: number, height: number, fill?: number): { image: Buffer; pixels: Buffer } {
+  const header = netpbmHeader('P5', width, height);
+  const image = fill === undefined ? Buffer.allocUnsafe(header.length + width * height) : Buffer.alloc(header.length + width * height, fill);
+  header.copy(image);
+  return { image, pixels: image.subarray(header.length) };
 }
 
 /**
- * Decodes a frame once and derives both images the passes read. The white mask is how white captions and
+ * Decodes a frame once and derives the images the passes read. The white mask is how white captions and
  * numbers over a busy, moving picture become black print on a blank page: Tesseract reads those reliably,
  * while on the original it mostly sees texture.
  */
@@ -116,48 +132,105 @@ export async function prepareFrame(image: Buffer, opts: { whiteThreshold: number
     throw new FrameUnreadableError(err instanceof Error ? err.message : String(err));
   }
   const { data, info } = decoded;
-  const { width, height, channels } = info;
-  if (channels !== 3) throw new FrameUnreadableError(`expected 3 colour channels, got ${channels}`);
-  const pixels = width * height;
-  const grey = Buffer.allocUnsafe(pixels);
-  const mask = Buffer.allocUnsafe(pixels);
-  const bright = Buffer.allocUnsafe(pixels);
-  const t = opts.whiteThreshold;
-  let white = 0;
-  let saturated = 0;
-  for (let p = 0, i = 0; p < pixels; p++, i += channels) {
-    const r = data[i]!;
-    const g = data[i + 1]!;
-    const b = data[i + 2]!;
-    grey[p] = (r * 54 + g * 183 + b * 19) >> 8;
-    const max = r > g ? (r > b ? r : b) : g > b ? g : b;
-    const min = r < g ? (r < b ? r : b) : g < b ? g : b;
-    bright[p] = max;
-    if (max - min > SATURATED_SPREAD) saturated++;
-    const near = r >= t && g >= t && b >= t;
-    mask[p] = near ? 0 : 255;
-    if (near) white++;
+  if (info.channels !== 3) throw new FrameUnreadableError(`expected 3 colour channels, got ${info.channels}`);
+  return new DecodedFrame(data, info.width, info.height, opts.whiteThreshold);
+}
+
+/**
+ * A decoded frame: grey, raw mask and the shares are made at once in one loop over the pixels; the rest on first use.
+ * A pixel is near-white when its darkest channel reaches the threshold.
+ */
+class DecodedFrame implements PreparedFrame {
+  readonly greyPixels: Buffer;
+  readonly colourful: boolean;
+  readonly whiteShare: number;
+  readonly plainShare: number;
+  private readonly page: { level: number; share: number };
+  /** The bare PGM, when the grey is what the bare pass reads as it is (its pixels are `greyPixels`). */
+  private readonly greyImage: Buffer;
+  /** Black where near-white, before the median. */
+  private readonly rawMask: Buffer;
+  private readonly cache: { bare?: Buffer; barePixels?: Buffer; bright?: Buffer; mask?: { image: Buffer; pixels: Buffer } } = {};
+
+  constructor(
+    readonly colourPixels: Buffer,
+    readonly width: number,
+    readonly height: number,
+    threshold: number,
+  ) {
+    const data = colourPixels;
+    const pixels = width * height;
+    const grey = blankPgm(width, height);
+    const mask = Buffer.allocUnsafe(pixels);
+    let white = 0;
+    let saturated = 0;
+    for (let p = 0, i = 0; p < pixels; p++, i += 3) {
+      const r = data[i]!;
+      const g = data[i + 1]!;
+      const b = data[i + 2]!;
+      grey.pixels[p] = (r * 54 + g * 183 + b * 19) >> 8;
+      const max = r > g ? (r > b ? r : b) : g > b ? g : b;
+      const min = r < g ? (r < b ? r : b) : g < b ? g : b;
+      if (max - min > SATURATED_SPREAD) saturated++;
+      if (min >= threshold) {
+        mask[p] = 0;
+        white++;
+      } else {
+        mask[p] = 255;
+      }
+    }
+    this.greyImage = grey.image;
+    this.greyPixels = grey.pixels;
+    this.rawMask = mask;
+    this.colourful = pixels > 0 && saturated / pixels >= COLOURFUL_SHARE;
+    this.whiteShare = pixels > 0 ? white / pixels : 0;
+    this.page = pageGrey(grey.pixels);
+    this.plainShare = this.page.share;
   }
-  const colourful = pixels > 0 && saturated / pixels >= COLOURFUL_SHARE;
-  const maskPixels = median3x3Binary(mask, width, height);
-  const page = pageGrey(grey);
-  const barePixels = !colourful && page.level < DARK_PAGE ? inverted(grey) : grey;
+
+  private get inverts(): boolean {
+    return !this.colourful && this.page.level < DARK_PAGE;
+  }
+
+  get barePixels(): Buffer {
+    return (this.cache.barePixels ??= this.inverts ? inverted(this.greyPixels) : this.greyPixels);
+  }
+
+  get bare(): Buffer {
+    if (this.cache.bare) return this.cache.bare;
+    if (this.colourful) return (this.cache.bare = netpbm('P6', this.width, this.height, this.colourPixels));
+    return (this.cache.bare = this.inverts ? netpbm('P5', this.width, this.height, this.barePixels) : this.greyImage);
+  }
+
+  get brightPixels(): Buffer {
+    if (this.cache.bright) return this.cache.bright;
+    const data = this.colourPixels;
+    const bright = Buffer.allocUnsafe(this.width * this.height);
+    for (let p = 0, i = 0; p < bright.length; p++, i += 3) {
+      const r = data[i]!;
+      const g = data[i + 1]!;
+      const b = data[i + 2]!;
+      bright[p] = r > g ? (r > b ? r : b) : g > b ? g : b;
+    }
+    return (this.cache.bright = bright);
+  }
+
   // Busy pictures leave near-white specks in the mask, which Tesseract takes for text around the real words;
   // a 3x3 median removes specks and keeps strokes (a 5x5 one read slightly more but cost 10x the time).
-  return {
-    width,
-    height,
-    bare: colourful ? netpbm('P6', width, height, data) : netpbm('P5', width, height, barePixels),
-    colourful,
-    colourPixels: data,
-    greyPixels: grey,
-    barePixels,
-    brightPixels: bright,
-    whiteMask: netpbm('P5', width, height, maskPixels),
-    maskPixels,
-    whiteShare: pixels > 0 ? white / pixels : 0,
-    plainShare: page.share,
-  };
+  private get mask(): { image: Buffer; pixels: Buffer } {
+    if (this.cache.mask) return this.cache.mask;
+    const out = blankPgm(this.width, this.height, 255);
+    median3x3Binary(this.rawMask, this.width, this.height, out.pixels);
+    return (this.cache.mask = out);
+  }
+
+  get whiteMask(): Buffer {
+    return this.mask.image;
+  }
+
+  get maskPixels(): Buffer {
+    return this.mask.pixels;
+  }
 }
 
 /** Grey levels either side of the most common one that still count as the background. */
@@ -188,9 +261,9 @@ function inverted(grey: Buffer): Buffer {
  * The 3x3 median of a black (0) and white (255) image: a pixel is black when at least 5 of the 9 around it are
  * (edges repeat the border pixel). Two running sums, and rows with no black pixel near them are white at once (most
  * of a frame's mask is blank): 3 ms for a 720p dashboard frame, against some 13 ms for a general median through sharp.
+ * Written into `out`, which must come white (255) and the mask's size.
  */
-export function median3x3Binary(mask: Buffer, width: number, height: number): Buffer {
-  const out = Buffer.alloc(width * height, 255);
+export function median3x3Binary(mask: Buffer, width: number, height: number, out: Buffer = Buffer.alloc(width * height, 255)): Buffer {
   const inked = new Uint8Array(height);
   for (let y = 0; y < height; y++) inked[y] = mask.subarray(y * width, (y + 1) * width).indexOf(0) >= 0 ? 1 : 0;
   // Black pixels in each vertical run of three, per pixel of a row.
