@@ -2,16 +2,13 @@ import type { Detection, MediaContent, Word } from '@frametext/contracts';
 import { mergeRuns, readableRuns, runCandidate, wantsMaskPass as sharedWantsMaskPass } from '@frametext/text-analysis';
 import { changedCells, patchPixels, readingAreas, touches, type MemoryHandle, type Reading } from './frame-memory.js';
 import { boxArea, boxVertices, grow, unionBox, type Box } from './geometry.js';
-import { cropBare, prepareFrame, stackMaskAreas } from './preprocess.js';
+import { PLAIN_BACKGROUND, cropBare, prepareFrame, stackMaskAreas } from './preprocess.js';
 import { readSevenSegment, type SegmentWord } from './seven-segment.js';
 import type { StepVerdict } from './step-gate.js';
 import { parseTsv, type TsvLine, type TsvWord } from './tsv.js';
 import type { WhiteMaskMode } from '../config.js';
 
 export type Pass = 'bare' | 'mask';
-
-/** A frame at least this share of which is one grey level (give or take a few) has a plain background. */
-export const PLAIN_BACKGROUND = 0.5;
 
 /** Runs Tesseract on one PGM image and returns its TSV (a TesseractPool, runTesseract, or a stand-in in tests). */
 export type TesseractRunner = (image: Buffer) => Promise<string>;
