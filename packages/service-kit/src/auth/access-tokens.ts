@@ -1,3 +1,4 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import jwksRsa from 'jwks-rsa';
 import { AppError } from '../errors/index.js';
@@ -52,6 +53,17 @@ export function createAccessTokenVerifier(settings: AccessTokenSettings, revoked
     jwksRequestsPerMinute: settings.requestsPerMinute,
     timeout: 5_000,
   });
+  // Given a PEM, jsonwebtoken parses it into a key object on every call: the JWKS's few keys are parsed once.
+  const keyObjects = new Map<string, KeyObject>();
+  const keyObjectOf = (pem: string): KeyObject => {
+    let key = keyObjects.get(pem);
+    if (!key) {
+      if (keyObjects.size >= 10) keyObjects.clear();
+      key = createPublicKey(pem);
+      keyObjects.set(pem, key);
+    }
+    return key;
+  };
 
   async function check(authorization: string | undefined): Promise<VerifiedUser> {
     const token = bearerToken(authorization);
@@ -61,9 +73,9 @@ export function createAccessTokenVerifier(settings: AccessTokenSettings, revoked
     const kid = decoded.header.kid;
     if (!kid) throw invalidToken('The access token does not name its signing key.');
 
-    let publicKey: string;
+    let publicKey: KeyObject;
     try {
-      publicKey = (await jwks.getSigningKey(kid)).getPublicKey();
+      publicKey = keyObjectOf((await jwks.getSigningKey(kid)).getPublicKey());
     } catch (err) {
       if ((err as { isEndpointUnavailable?: boolean }).isEndpointUnavailable) {
         throw new AppError(503, 'auth/keys-unavailable', 'Sign-in cannot be checked right now. Please try again shortly.', { cause: err });
