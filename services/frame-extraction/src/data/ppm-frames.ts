@@ -21,7 +21,10 @@ export class PpmFrameSplitter extends Transform {
   private filled = 0;
 
   constructor() {
-    super({ readableObjectMode: true });
+    // No 'close' event: fluent-ffmpeg takes its output stream's close for a failure when the process has not
+    // exited 20 ms later, which on a busy machine failed uploads whose frames had all come out. The process's own
+    // exit ends the run; decodeFrames kills it when the frames stop being read.
+    super({ readableObjectMode: true, emitClose: false });
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
