@@ -251,14 +251,20 @@ const DARK_PAGE = 128;
 
 /** The frame's most common grey level (sampled), and the share of the frame within a few levels of it. */
 function pageGrey(grey: Buffer): { level: number; share: number } {
-  const histogram = new Uint32Array(256);
-  let samples = 0;
-  for (let p = 0; p < grey.length; p += 4, samples++) histogram[grey[p]!]!++;
-  let peak = 0;
-  for (let v = 1; v < 256; v++) if (histogram[v]! > histogram[peak]!) peak = v;
+  const { histogram, samples, peak } = sampledHistogram(grey, 0, 4);
   let near = 0;
   for (let v = Math.max(0, peak - PLAIN_LEVELS); v <= Math.min(255, peak + PLAIN_LEVELS); v++) near += histogram[v]!;
   return { level: peak, share: samples > 0 ? near / samples : 0 };
+}
+
+/** The histogram of every `step`th byte from `start`, and its most common level. */
+function sampledHistogram(bytes: Buffer, start: number, step: number): { histogram: Uint32Array; samples: number; peak: number } {
+  const histogram = new Uint32Array(256);
+  let samples = 0;
+  for (let i = start; i < bytes.length; i += step, samples++) histogram[bytes[i]!]!++;
+  let peak = 0;
+  for (let v = 1; v < 256; v++) if (histogram[v]! > histogram[peak]!) peak = v;
+  return { histogram, samples, peak };
 }
 
 /**
@@ -266,14 +272,8 @@ function pageGrey(grey: Buffer): { level: number; share: number } {
  * its three channel differences from the page's. The page's colour is each channel's most common level (sampled).
  */
 function distanceFromPage(rgb: Buffer): Buffer {
-  const page = [0, 1, 2].map((channel) => {
-    const histogram = new Uint32Array(256);
-    for (let i = channel; i < rgb.length; i += 12) histogram[rgb[i]!]!++;
-    let peak = 0;
-    for (let v = 1; v < 256; v++) if (histogram[v]! > histogram[peak]!) peak = v;
-    return peak;
-  });
-  const [pr, pg, pb] = page as [number, number, number];
+  // Every fourth pixel's channel, as pageGrey samples the grey.
+  const [pr, pg, pb] = [0, 1, 2].map((channel) => sampledHistogram(rgb, channel, 12).peak) as [number, number, number];
   const out = Buffer.allocUnsafe(rgb.length / 3);
   for (let p = 0, i = 0; p < out.length; p++, i += 3) {
     const r = rgb[i]! - pr;
