@@ -2,13 +2,19 @@ import { z } from 'zod';
 import { servicePort } from '@frametext/contracts';
 import { cpuBudget, loadConfigOrExit, serviceConfig, workerConfigShape } from '@frametext/service-kit';
 
+/**
+ * Frames in hand per Tesseract process: enough that a lane finds its next image ready while the last one's frame
+ * is decoded and its results published, and that an upload's frames held back by its StepGate (until its first
+ * frames are judged) leave others to read.
+ */
+export const FRAMES_IN_HAND_PER_LANE = 8;
+
 export const WHITE_MASK_MODES = ['auto', 'always', 'never'] as const;
 export type WhiteMaskMode = (typeof WHITE_MASK_MODES)[number];
 
 /**
  * ocr-tesseract settings; every key has a default and is read from the environment variable of the same name.
- * BUS_PREFETCH (shared setting) defaults to OCR_CONCURRENCY x OCR_BATCH_SIZE frames here: enough in hand for every
- * lane to start a full batch and find the next one waiting.
+ * BUS_PREFETCH (shared setting) defaults to FRAMES_IN_HAND_PER_LANE frames per Tesseract process here.
  */
 export const configSchema = serviceConfig({
   PORT: z.coerce.number().int().min(0).max(65535).default(servicePort('ocr-tesseract')),
@@ -16,16 +22,9 @@ export const configSchema = serviceConfig({
   ...workerConfigShape,
   /** Tesseract processes running at once (each single-threaded): one per core the container's CPU quota allows. */
   OCR_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(cpuBudget()),
-  /**
-   * Images one Tesseract process reads (a frame is one or two: its passes): starting Tesseract costs about as much
-   * as reading a frame, so a process that reads several pays it once. 1 reads each image alone.
-   */
-  OCR_BATCH_SIZE: z.coerce.number().int().min(1).max(64).default(8),
-  /** How long an idle Tesseract lane waits for more images before it starts with fewer than OCR_BATCH_SIZE. */
-  OCR_BATCH_WINDOW_MS: z.coerce.number().int().min(0).max(1_000).default(10),
-  /** A Tesseract run longer than this per image is killed (with its process group); a frame that times out twice completes with a failure reason. */
+  /** A Tesseract read of one image longer than this is killed (with its process group); a frame that times out twice completes with a failure reason. */
   OCR_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
-  /** Largest TSV output accepted from one run; more is treated as a failed run. */
+  /** Largest TSV output accepted for one image; more is treated as a failed read. */
   OCR_MAX_OUTPUT_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
   TESSERACT_PATH: z.string().min(1).default('tesseract'),
   /**
@@ -44,7 +43,7 @@ export const configSchema = serviceConfig({
   OCR_MIN_WORD_CONFIDENCE: z.coerce.number().min(0).max(100).default(30),
   /** Frames with more pixels than this are refused as unreadable (decompression bombs). */
   OCR_MAX_PIXELS: z.coerce.number().int().min(1).default(50_000_000),
-}).transform((c) => ({ ...c, BUS_PREFETCH: c.BUS_PREFETCH ?? c.OCR_CONCURRENCY * c.OCR_BATCH_SIZE }));
+}).transform((c) => ({ ...c, BUS_PREFETCH: c.BUS_PREFETCH ?? c.OCR_CONCURRENCY * FRAMES_IN_HAND_PER_LANE }));
 
 export type Config = z.infer<typeof configSchema>;
 

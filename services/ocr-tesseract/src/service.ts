@@ -16,9 +16,9 @@ export interface OcrServiceOptions {
   logger?: Logger;
 }
 
-/** The worker's Tesseract processes: one lane per core, several images per process. */
+/** The worker's Tesseract processes: one lane per core, each a process that stays up. */
 export function tesseractPool(config: Config): TesseractPool {
-  return new TesseractPool(tesseractOptions(config), { lanes: config.OCR_CONCURRENCY, maxBatch: config.OCR_BATCH_SIZE, windowMs: config.OCR_BATCH_WINDOW_MS });
+  return new TesseractPool(tesseractOptions(config), { lanes: config.OCR_CONCURRENCY });
 }
 
 export function tesseractOptions(config: Config): TesseractOptions {
@@ -55,6 +55,8 @@ export function ocrTesseractService(config: Config, opts: OcrServiceOptions = {}
     usesStorage: true,
     logger: opts.logger,
     consumes: ['ocr.requested.v1'],
+    // Once the consumers have finished, the Tesseract processes end.
+    setup: () => () => pool.close(),
     consumers: ({ storage, metrics, logger }) => {
       if (!storage) throw new Error('ocr-tesseract needs the object store');
       // The models this worker has, read once; a language whose model is missing is read with OCR_LANG, and said so.

@@ -36,15 +36,14 @@ function startWorker(): ChildProcess {
 
 beforeAll(async () => {
   buildWorker();
-  // Small Tesseract batches, so the worker is killed with some frames done and others in hand.
-  world = await ocrWorld({ OCR_BATCH_SIZE: '2' });
+  world = await ocrWorld();
 }, 120_000);
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   await world?.cleanup();
 });
 
-describe('a worker killed mid-batch', () => {
+describe('a worker killed while it reads', () => {
   it('loses no frame: every frame completes, once per frame, after another worker takes over', async () => {
     const uploadId = newUploadId();
     const frames = await makeBusyFrames({ dir: world.config.DATA_DIR, count: FRAMES, width: 640, height: 360 });

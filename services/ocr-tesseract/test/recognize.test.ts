@@ -6,13 +6,12 @@ import { configSchema } from '../src/config.js';
 import { FrameMemories } from '../src/domain/frame-memory.js';
 import { FrameUnreadableError } from '../src/domain/preprocess.js';
 import { maskVerdicts, preferMask, recognizeFrame, strayCharacters, type Candidate, type RecognizeOptions } from '../src/domain/recognize.js';
-import { runTesseract, TesseractError } from '../src/domain/tesseract.js';
-import { tesseractOptions } from '../src/service.js';
+import { tesseractPool } from '../src/service.js';
 import { makeFrame } from './fixtures.js';
 
 const config = configSchema.parse({});
-const tesseract = tesseractOptions(config);
-const read = (pgm: Buffer) => runTesseract(pgm, tesseract);
+const pool = tesseractPool(config);
+const read = (pgm: Buffer) => pool.read(pgm);
 const options = (whiteMask: RecognizeOptions['whiteMask']): RecognizeOptions => ({ whiteMask, whiteThreshold: 200, minWordConfidence: 30, maxPixels: 50_000_000 });
 
 let dir: string;
@@ -20,6 +19,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ocr-recognize-'));
 });
 afterAll(async () => {
+  await pool.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -217,21 +217,6 @@ describe('recognizeFrame with the real tesseract', () => {
 
   it('refuses bytes that are not an image', async () => {
     await expect(recognizeFrame(Buffer.from('this is not a jpeg'), options('auto'), read)).rejects.toBeInstanceOf(FrameUnreadableError);
-  });
-
-  it('kills a run that passes its timeout and says so', async () => {
-    const path = join(dir, 'plain.jpg');
-    const image = await readFile(path);
-    const started = Date.now();
-    const err = await runTesseract(image, { ...tesseract, timeoutMs: 10 }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(TesseractError);
-    expect((err as TesseractError).kind).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(2000);
-  });
-
-  it('reports a missing binary as missing', async () => {
-    const err = await runTesseract(Buffer.from('x'), { ...tesseract, binary: '/nonexistent/tesseract' }).catch((e: unknown) => e);
-    expect((err as TesseractError).kind).toBe('missing');
   });
 });
 

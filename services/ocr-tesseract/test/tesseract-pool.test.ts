@@ -13,9 +13,21 @@ import { makeFrame } from './fixtures.js';
 const tesseract = tesseractOptions(configSchema.parse({}));
 const WORDS = ['ALPHA 101', 'BRAVO 202', 'CHARLIE 303', 'DELTA 404', 'ECHO 505', 'FOXTROT 606'];
 const textOf = (tsv: string) => parseTsv(tsv).map((l) => l.words.map((w) => w.text).join(' ')).join(' | ');
+const failureOf = async (read: Promise<unknown>) => {
+  const err = await read.then(() => undefined, (e: unknown) => e);
+  expect(err).toBeInstanceOf(TesseractError);
+  return err as TesseractError;
+};
 
 let dir: string;
 let images: Buffer[];
+const pools: TesseractPool[] = [];
+const poolOf = (...args: ConstructorParameters<typeof TesseractPool>) => {
+  const pool = new TesseractPool(...args);
+  pools.push(pool);
+  return pool;
+};
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ocr-pool-'));
   images = await Promise.all(
@@ -27,36 +39,64 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
+  await Promise.all(pools.map((p) => p.close()));
   await rm(dir, { recursive: true, force: true });
 });
 
 describe('the Tesseract pool', () => {
-  it('reads many images with few processes, and gives each image its own text', async () => {
+  it('reads every image with one process per lane, kept up between images that come apart, and gives each image its own text', async () => {
     const scratchDir = await mkdtemp(join(dir, 'scratch-'));
-    const pool = new TesseractPool(tesseract, { lanes: 2, maxBatch: 4, windowMs: 20, scratchDir });
+    const pool = poolOf(tesseract, { lanes: 2, scratchDir });
     const texts = await Promise.all(images.map((image) => pool.read(image)));
     texts.forEach((tsv, i) => expect(textOf(tsv)).toBe(WORDS[i]));
-    expect(pool.counts).toEqual({ processes: 2, images: WORDS.length });
-    // Each batch's folder is removed once it is read.
+    // Later images, one at a time, are read by the same processes.
+    for (const image of images.slice(0, 3)) {
+      await new Promise((r) => setTimeout(r, 50));
+      expect(textOf(await pool.read(image))).toBe(WORDS[images.indexOf(image)]);
+    }
+    expect(pool.counts).toEqual({ processes: 2, images: WORDS.length + 3 });
+    // Each image is removed once read; each process's folder once it has ended.
+    const files = async () => (await Promise.all((await readdir(scratchDir)).map((d) => readdir(join(scratchDir, d))))).flat();
+    await eventually(async () => (await files()).every((f) => f === 'blank.pgm'), 5_000, 20);
+    await pool.close();
     await eventually(async () => (await readdir(scratchDir)).length === 0, 5_000, 20);
   });
 
-  it('fails only the image Tesseract cannot read, not the others of its batch', async () => {
-    const pool = new TesseractPool(tesseract, { lanes: 1, maxBatch: 8, windowMs: 20 });
+  it('fails only the image Tesseract cannot read, and reads the next ones', async () => {
+    const pool = poolOf(tesseract, { lanes: 1 });
     const broken = Buffer.from('P5\n480 160\n255\nnot enough pixels');
     const results = await Promise.allSettled([pool.read(images[0]!), pool.read(broken), pool.read(images[1]!)]);
-    expect(results[0]).toMatchObject({ status: 'fulfilled' });
     expect(textOf((results[0] as PromiseFulfilledResult<string>).value)).toBe(WORDS[0]);
     expect(results[1]).toMatchObject({ status: 'rejected' });
     expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(TesseractError);
+    expect((results[1] as PromiseRejectedResult).reason.message).toMatch(/cannot be read/);
     expect(textOf((results[2] as PromiseFulfilledResult<string>).value)).toBe(WORDS[1]);
   });
 
   it('reads images of different languages in different processes', async () => {
-    const pool = new TesseractPool(tesseract, { lanes: 1, maxBatch: 8, windowMs: 20 });
+    const pool = poolOf(tesseract, { lanes: 1 });
     const [english, german] = await Promise.all([pool.read(images[2]!, 'eng'), pool.read(images[3]!, 'deu')]);
     expect(textOf(english!)).toBe(WORDS[2]);
     expect(textOf(german!)).toBe(WORDS[3]);
     expect(pool.counts.processes).toBe(2);
+  });
+
+  it('kills a read that passes its timeout, says so, and reads the next image in a new process', async () => {
+    const pool = poolOf({ ...tesseract, timeoutMs: 10 }, { lanes: 1 });
+    const started = Date.now();
+    expect((await failureOf(pool.read(images[4]!))).kind).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect((await failureOf(pool.read(images[4]!))).kind).toBe('timeout');
+    expect(pool.counts.processes).toBe(2);
+  });
+
+  it('stops a read whose output passes the limit', async () => {
+    const pool = poolOf({ ...tesseract, maxOutputBytes: 200 }, { lanes: 1 });
+    expect((await failureOf(pool.read(images[5]!))).kind).toBe('output-too-large');
+  });
+
+  it('reports a missing binary as missing', async () => {
+    const pool = poolOf({ ...tesseract, binary: '/nonexistent/tesseract' }, { lanes: 1 });
+    expect((await failureOf(pool.read(images[0]!))).kind).toBe('missing');
   });
 });

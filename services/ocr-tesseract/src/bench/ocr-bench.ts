@@ -96,6 +96,7 @@ export async function runOcrBench(opts: OcrBenchOptions = {}): Promise<OcrBenchF
     log(`pipeline (${config.OCR_CONCURRENCY} workers): ${pipeline.framesPerSecond} frames/s, accuracy ${pipeline.accuracy}, mask pass on ${Math.round(pipeline.maskPassShare * 100)}% of frames`);
     const throughputRatio = round(pipeline.framesPerSecond / bare.framesPerSecond, 2);
     log(`throughput ratio pipeline / bare: ${throughputRatio}`);
+    await pool.close();
     return { frames: frames.length, width, height, concurrency: config.OCR_CONCURRENCY, bare, pipeline, throughputRatio };
   } finally {
     if (dir) await rm(dir, { recursive: true, force: true });

@@ -108,6 +108,7 @@ export async function runSevenSegmentBench(opts: { scenes?: number[]; framesPerS
     );
     const pipeline = tally(frames, texts, (performance.now() - t0) / 1000);
     log(`pipeline: ${pipeline.msPerFrame} ms/frame, accuracy ${pipeline.accuracy}`);
+    await pool.close();
 
     let cpu = 0;
     const alone: string[] = [];

@@ -10,7 +10,7 @@ import type { WhiteMaskMode } from '../config.js';
 
 export type Pass = 'bare' | 'mask';
 
-/** Runs Tesseract on one PGM image and returns its TSV (a TesseractPool, runTesseract, or a stand-in in tests). */
+/** Runs Tesseract on one PGM or PPM image and returns its TSV (a TesseractPool, or a stand-in in tests). */
 export type TesseractRunner = (image: Buffer) => Promise<string>;
 
 export interface RecognizeOptions {

@@ -1,19 +1,15 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { runTesseract, TesseractError, type TesseractOptions } from './tesseract.js';
-import { splitPages } from './tsv.js';
+import type { TesseractOptions } from './tesseract.js';
+import { TesseractProcess } from './tesseract-process.js';
 
 export interface TesseractPoolOptions {
   /** Tesseract processes at once (each single-threaded): one per core. */
   lanes: number;
-  /** Images one process reads, at most. */
-  maxBatch: number;
-  /** How long an idle lane waits for more images before it starts with fewer than maxBatch. */
-  windowMs: number;
-  /** Where each batch's folder is made; the system's temporary folder by default. */
+  /** Where each process's folder of images is made; the system's temporary folder by default. */
   scratchDir?: string;
 }
+
+/** A process is replaced after this many images, so whatever it holds on to is let go now and then. */
+const IMAGES_PER_PROCESS = 1_000;
 
 interface Pending {
   image: Buffer;
@@ -22,31 +18,32 @@ interface Pending {
   reject(err: unknown): void;
 }
 
+interface Lane {
+  process?: TesseractProcess;
+  busy: boolean;
+}
+
 /**
- * Runs Tesseract for every image the worker reads, several images per process. Starting Tesseract and loading its
- * model costs about 70 ms, as much as reading a plain 720p frame; a process that reads a list of images pays it once
- * for all of them. Each lane is one process at a time; a free lane takes up to `maxBatch` waiting images of one
- * language (waiting `windowMs` for more when fewer are there), writes them to a folder of its own and has Tesseract read
- * the list. Each image's promise settles with its own page of the TSV. When a batch fails, its images are read again
- * one by one, so one bad image fails alone.
+ * Runs Tesseract for every image the worker reads: one lane per core, each a Tesseract process that stays up and
+ * reads one image after another (TesseractProcess), so no image pays for starting Tesseract and none waits for a
+ * batch. A free lane takes the longest-waiting image, preferring a lane whose process has that image's language
+ * loaded; a lane whose process has another language, has failed or has read IMAGES_PER_PROCESS images starts a new
+ * one. An image that fails or kills its process fails alone: the lane's next image gets a new process.
  */
 export class TesseractPool {
   private readonly pending: Pending[] = [];
-  private idle: number;
-  private timer: NodeJS.Timeout | undefined;
-  /** An idle lane has waited its window: it starts with what is there. */
-  private windowOver = false;
-  /** Tesseract processes run and images they read so far (for tests and the benchmark). */
+  private readonly lanes: Lane[];
+  /** Tesseract processes started and images read so far (for tests and the benchmark). */
   readonly counts = { processes: 0, images: 0 };
 
   constructor(
     private readonly tesseract: TesseractOptions,
     private readonly opts: TesseractPoolOptions,
   ) {
-    this.idle = opts.lanes;
+    this.lanes = Array.from({ length: opts.lanes }, () => ({ busy: false }));
   }
 
-  /** The TSV of one image (PGM or any format Leptonica reads), read with the `lang` model. */
+  /** The TSV of one image (PGM, PPM or any format Leptonica reads), read with the `lang` model. */
   read(image: Buffer, lang: string = this.tesseract.lang): Promise<string> {
     return new Promise((resolve, reject) => {
       this.pending.push({ image, lang, resolve, reject });
@@ -54,74 +51,41 @@ export class TesseractPool {
     });
   }
 
+  /** Ends every lane's process once it has read what it was given. */
+  async close(): Promise<void> {
+    await Promise.all(this.lanes.map((lane) => lane.process?.end()));
+  }
+
   private schedule(): void {
-    while (this.idle > 0 && this.pending.length > 0) {
-      if (this.pending.length < this.opts.maxBatch && this.opts.windowMs > 0 && !this.windowOver) {
-        this.timer ??= setTimeout(() => {
-          this.timer = undefined;
-          this.windowOver = true;
-          this.schedule();
-        }, this.opts.windowMs);
-        return;
-      }
-      clearTimeout(this.timer);
-      this.timer = undefined;
-      this.windowOver = false;
-      const batch = this.take();
-      this.idle--;
-      void this.run(batch).finally(() => {
-        this.idle++;
+    for (let next = this.pending[0]; next; next = this.pending[0]) {
+      const free = this.lanes.filter((l) => !l.busy);
+      const lane = free.find((l) => l.process?.alive && l.process.lang === next!.lang) ?? free[0];
+      if (!lane) return;
+      this.pending.shift();
+      lane.busy = true;
+      void this.run(lane, next).finally(() => {
+        lane.busy = false;
         this.schedule();
       });
     }
   }
 
-  private counted(images: number): void {
-    this.counts.processes++;
-    this.counts.images += images;
-  }
-
-  /** Up to maxBatch waiting images of the first one's language, in arrival order. */
-  private take(): Pending[] {
-    const lang = this.pending[0]!.lang;
-    const batch: Pending[] = [];
-    for (let i = 0; i < this.pending.length && batch.length < this.opts.maxBatch; ) {
-      if (this.pending[i]!.lang === lang) batch.push(...this.pending.splice(i, 1));
-      else i++;
-    }
-    return batch;
-  }
-
-  private async run(batch: Pending[]): Promise<void> {
-    const lang = batch[0]!.lang;
-    if (batch.length === 1) {
-      const [one] = batch;
-      await runTesseract(one!.image, { ...this.tesseract, lang }).then(one!.resolve, one!.reject);
-      this.counted(1);
-      return;
-    }
-    let dir: string | undefined;
+  private async run(lane: Lane, { image, lang, resolve, reject }: Pending): Promise<void> {
     try {
-      dir = await mkdtemp(join(this.opts.scratchDir ?? tmpdir(), 'frametext-tesseract-'));
-      const files = batch.map((_, i) => join(dir!, `${i}.pnm`));
-      const listFile = join(dir, 'list.txt');
-      await Promise.all(batch.map((p, i) => writeFile(files[i]!, p.image)));
-      await writeFile(listFile, `${files.join('\n')}\n`);
-      const tsv = await runTesseract({ listFile }, { ...this.tesseract, lang, timeoutMs: this.tesseract.timeoutMs * batch.length, maxOutputBytes: this.tesseract.maxOutputBytes * batch.length });
-      this.counted(batch.length);
-      splitPages(tsv, batch.length).forEach((page, i) => batch[i]!.resolve(page));
+      const process = await this.processFor(lane, lang);
+      this.counts.images++;
+      resolve(await process.read(image));
     } catch (err) {
-      if (!(err instanceof TesseractError) || err.kind === 'missing') {
-        for (const p of batch) p.reject(err);
-        return;
-      }
-      // One image may be what failed the process: read each alone, so only that one fails.
-      for (const p of batch) {
-        await runTesseract(p.image, { ...this.tesseract, lang }).then(p.resolve, p.reject);
-        this.counted(1);
-      }
-    } finally {
-      if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+      reject(err);
     }
+  }
+
+  private async processFor(lane: Lane, lang: string): Promise<TesseractProcess> {
+    const current = lane.process;
+    if (current?.alive && current.lang === lang && current.images < IMAGES_PER_PROCESS) return current;
+    void current?.end();
+    lane.process = await TesseractProcess.start({ ...this.tesseract, lang }, this.opts.scratchDir);
+    this.counts.processes++;
+    return lane.process;
   }
 }
