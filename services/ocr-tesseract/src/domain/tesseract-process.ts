@@ -142,11 +142,10 @@ export class TesseractProcess {
     if (this.alive) {
       this.ending = true;
       this.child.stdin.end();
-      const kill = setTimeout(() => killGroup(this.child.pid), END_GRACE_MS);
-      await this.exited;
-      clearTimeout(kill);
     }
+    const kill = setTimeout(() => killGroup(this.child.pid), END_GRACE_MS);
     await this.exited;
+    clearTimeout(kill);
   }
 
   /** Rows of output: the header once, then each page's rows; the blank page's row completes the image before it. */
