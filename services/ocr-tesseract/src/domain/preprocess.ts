@@ -156,11 +156,11 @@ class DecodedFrame implements PreparedFrame {
   readonly plainShare: number;
   private readonly page: { level: number; share: number };
   private readonly colourful: boolean;
-  /** The bare PGM, when the grey is what the bare pass reads as it is (its pixels are `greyPixels`). */
-  private readonly greyImage: Buffer;
+  /** The grey frame as a PGM (its pixels are `greyPixels`). */
+  private readonly grey: { image: Buffer; pixels: Buffer };
   /** Black where near-white, before the median. */
   private readonly rawMask: Buffer;
-  private readonly cache: { bare?: Buffer; barePixels?: Buffer; bright?: Buffer; mask?: { image: Buffer; pixels: Buffer } } = {};
+  private readonly cache: { colour?: Buffer; bareGrey?: { image: Buffer; pixels: Buffer }; bright?: Buffer; mask?: { image: Buffer; pixels: Buffer } } = {};
 
   constructor(
     readonly colourPixels: Buffer,
@@ -189,7 +189,7 @@ class DecodedFrame implements PreparedFrame {
         mask[p] = 255;
       }
     }
-    this.greyImage = grey.image;
+    this.grey = grey;
     this.greyPixels = grey.pixels;
     this.rawMask = mask;
     this.colourful = pixels > 0 && saturated / pixels >= COLOURFUL_SHARE;
@@ -199,17 +199,26 @@ class DecodedFrame implements PreparedFrame {
     this.bareInColour = this.colourful && this.plainShare < PLAIN_BACKGROUND;
   }
 
+  /**
+   * The grey the bare pass reads, as a PGM: each pixel's distance from the page's colour on a colourful frame, the
+   * grey inverted on a dark page, else the grey itself. Written in place behind the PGM's header.
+   */
+  private get bareGrey(): { image: Buffer; pixels: Buffer } {
+    if (this.cache.bareGrey) return this.cache.bareGrey;
+    if (!this.colourful && this.page.level >= DARK_PAGE) return (this.cache.bareGrey = this.grey);
+    const pgm = blankPgm(this.width, this.height);
+    if (this.colourful) distanceFromPage(this.colourPixels, pgm.pixels);
+    else inverted(this.greyPixels, pgm.pixels);
+    return (this.cache.bareGrey = pgm);
+  }
+
   get barePixels(): Buffer {
-    if (this.cache.barePixels) return this.cache.barePixels;
-    if (this.colourful) return (this.cache.barePixels = distanceFromPage(this.colourPixels));
-    return (this.cache.barePixels = this.page.level < DARK_PAGE ? inverted(this.greyPixels) : this.greyPixels);
+    return this.bareGrey.pixels;
   }
 
   get bare(): Buffer {
-    if (this.cache.bare) return this.cache.bare;
-    if (this.bareInColour) return (this.cache.bare = netpbm('P6', this.width, this.height, this.colourPixels));
-    const pixels = this.barePixels;
-    return (this.cache.bare = pixels === this.greyPixels ? this.greyImage : netpbm('P5', this.width, this.height, pixels));
+    if (!this.bareInColour) return this.bareGrey.image;
+    return (this.cache.colour ??= netpbm('P6', this.width, this.height, this.colourPixels));
   }
 
   get brightPixels(): Buffer {
@@ -269,12 +278,12 @@ function sampledHistogram(bytes: Buffer, start: number, step: number): { histogr
 
 /**
  * Each pixel's distance from the page's colour, inverted (the page white, text of any colour dark): the largest of
- * its three channel differences from the page's. The page's colour is each channel's most common level (sampled).
+ * its three channel differences from the page's, into `out`. The page's colour is each channel's most common level
+ * (sampled).
  */
-function distanceFromPage(rgb: Buffer): Buffer {
+function distanceFromPage(rgb: Buffer, out: Buffer): void {
   // Every fourth pixel's channel, as pageGrey samples the grey.
   const [pr, pg, pb] = [0, 1, 2].map((channel) => sampledHistogram(rgb, channel, 12).peak) as [number, number, number];
-  const out = Buffer.allocUnsafe(rgb.length / 3);
   for (let p = 0, i = 0; p < out.length; p++, i += 3) {
     const r = rgb[i]! - pr;
     const g = rgb[i + 1]! - pg;
@@ -284,13 +293,11 @@ function distanceFromPage(rgb: Buffer): Buffer {
     const db = b < 0 ? -b : b;
     out[p] = 255 - (dr > dg ? (dr > db ? dr : db) : dg > db ? dg : db);
   }
-  return out;
 }
 
-function inverted(grey: Buffer): Buffer {
-  const out = Buffer.allocUnsafe(grey.length);
+/** `grey` inverted, into `out`. */
+function inverted(grey: Buffer, out: Buffer): void {
   for (let p = 0; p < grey.length; p++) out[p] = 255 - grey[p]!;
-  return out;
 }
 
 /**

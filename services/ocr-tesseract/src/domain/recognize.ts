@@ -144,9 +144,10 @@ function spotsOf(mask: Candidate[], bare: Candidate[]): Spot[] {
  * half), or the bare reading, with no more stray characters, has the decimal point the mask lost (lostPoints) or,
  * not just another case or spacing, is surer by SURER_BY points or more. Only a bare reading of the whole run can
  * replace it, not one of a part (spotsOf). The mask cuts white text out of a soft, noisy phone picture less cleanly
- * than Tesseract's own thresholding of it: on the blue instrument screen it read `4325 rpm` at 85 where the bare pass read `425 rpm` at
- * 96 (values found: 92.9 % with the mask's reading always kept, 95.4 % at a 10-point margin, 96.3 % at 5, bare
- * Tesseract 95.8 %; the charger, plain and filmed, the same or better). Everything else either pass read is kept.
+ * than Tesseract's own thresholding of it: on the blue instrument screen it read `4325 rpm` at 85 where the bare
+ * pass read `425 rpm` at 96 (values found: 92.9 % with the mask's reading always kept, 95.4 % at a 10-point margin,
+ * 96.3 % at 5, bare Tesseract 95.8 %; the charger, plain and filmed, the same or better). Everything else either
+ * pass read is kept.
  */
 export function preferMask(mask: Candidate[], bare: Candidate[]): Candidate[] {
   const kept = spotsOf(mask, bare).filter((s) => !s.outdone).map((s) => s.mask);

@@ -73,9 +73,7 @@ export class TesseractProcess {
     private readonly dir: string,
   ) {
     this.blank = join(dir, 'blank.pgm');
-    const args = ['-', 'stdout', '-l', opts.lang, '-c', 'stream_filelist=1'];
-    for (const [k, v] of Object.entries(opts.settings ?? {})) args.push('-c', `${k}=${v}`);
-    args.push('tsv');
+    const args = ['-', 'stdout', '-l', opts.lang, '-c', 'stream_filelist=1', 'tsv'];
     // Its own process group, so a kill reaches anything it started.
     this.child = spawn(opts.binary, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true, env: opts.env });
     this.child.stdout.setEncoding('utf8');
@@ -165,8 +163,8 @@ export class TesseractProcess {
         this.header = row;
         continue;
       }
-      const page = Number(row.split('\t', 2)[1]);
       if (!this.current) continue;
+      const page = Number(row.split('\t', 2)[1]);
       if (page === this.current.page) this.current.rows.push(row);
       else if (page === this.current.page + 1) this.settle(null, [this.header, ...this.current.rows].join('\n'));
     }

@@ -20,8 +20,6 @@ export interface TesseractOptions {
   maxOutputBytes: number;
   /** The process environment (see tesseractEnv in config.ts: PATH, TESSDATA_PREFIX, OMP_THREAD_LIMIT=1). */
   env: Record<string, string>;
-  /** Extra `-c name=value` settings. */
-  settings?: Record<string, string | number>;
 }
 
 /** Runs `tesseract <args>` for what it prints (both streams), rejecting when it cannot run or fails. */
