@@ -35,7 +35,7 @@ export function tesseractOptions(config: Config): TesseractOptions {
 export function ocrTesseractService(config: Config, opts: OcrServiceOptions = {}): ServiceDefinition<Config> {
   const tesseract = tesseractOptions(config);
   const pool = tesseractPool(config);
-  // Each upload's last bare pass, so text where a frame did not change is carried over rather than read again.
+  // Each upload's last readings, so text where a frame did not change is carried over rather than read again.
   const memories = new FrameMemories<Candidate>();
   // Whether each upload's frames show seven-segment digits, so the segment reader stops where they show none; and
   // whether the mask pass reads each upload's plain screens better than the bare pass alone.
@@ -75,19 +75,23 @@ export function ocrTesseractService(config: Config, opts: OcrServiceOptions = {}
         {
           readFrame: (key) => storage.getBuffer(key),
           recognize: async (image, request) => {
-            const lang = await modelFor(request.originalLanguage);
-            const segments = wantsSegmentReader(request.mediaContent) ? await segmentGate.enter(request.uploadId) : undefined;
+            // Taken before anything here waits, so the upload's first frame to arrive is the one that reads first.
+            const memory = memories.of(`${request.uploadId}:${request.originalLanguage ?? ''}`);
+            let segments: GateTicket | undefined;
             let mask: GateTicket | undefined;
             let text: FrameText | undefined;
             try {
-              text = await recognizeFrame(image, recognizeOptions, (pgm) => pool.read(pgm, lang), request.mediaContent, {
-                memory: memories.of(`${request.uploadId}:${lang}`),
+              const lang = await modelFor(request.originalLanguage);
+              if (wantsSegmentReader(request.mediaContent)) segments = await segmentGate.enter(request.uploadId);
+              text = await recognizeFrame(await image, recognizeOptions, (pgm) => pool.read(pgm, lang), request.mediaContent, {
+                memory,
                 readSegments: segments?.run ?? false,
                 // The reader's verdict is in before Tesseract runs: the frames waiting on it go on at once.
                 segmentsRead: (values) => segments?.close({ gained: values, lost: 0 }),
                 readMask: async () => (mask = await maskGate.enter(request.uploadId)).run,
               });
             } finally {
+              memory.settle();
               segments?.close();
               mask?.close(text?.maskVerdicts);
             }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { patchPixels, readingAreas } from '../src/domain/frame-memory.js';
+import { FrameMemories, patchPixels, readingAreas, type Reading } from '../src/domain/frame-memory.js';
 
 const cell = (left: number, top: number) => ({ left, top, width: 16, height: 16 });
 
@@ -32,5 +32,49 @@ describe('patchPixels', () => {
     const patched = patchPixels(previous, next, 4, [{ left: 1, top: 1, width: 2, height: 2 }]);
     expect([...patched]).toEqual([1, 1, 1, 1, 1, 9, 9, 1, 1, 9, 9, 1]);
     expect([...previous]).toEqual(Array(12).fill(1));
+  });
+});
+
+describe('FrameMemories', () => {
+  const reading = (text: string): Reading<string> => ({ width: 1, height: 1, pixels: Buffer.alloc(1), candidates: [text] });
+  /** Whether the promise settles within a few ticks of the event loop. */
+  const settles = (p: Promise<unknown>) => Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 20))]);
+
+  it('has the frame that arrived first read the upload first, even when a later frame is ready before it', async () => {
+    const memories = new FrameMemories<string>();
+    const first = memories.of('upload');
+    const second = memories.of('upload');
+    // The second frame was decoded sooner and asks first: it waits for the first frame's readings.
+    const waiting = second.previous();
+    expect(await settles(waiting)).toBe(false);
+    expect(await first.previous()).toBeUndefined();
+    first.remember('bare', reading('Voltage 230 V'));
+    first.settle();
+    expect((await waiting)?.bare?.candidates).toEqual(['Voltage 230 V']);
+    // Frames arriving later carry over from it at once.
+    expect((await memories.of('upload').previous())?.bare?.candidates).toEqual(['Voltage 230 V']);
+  });
+
+  it('lets the waiting frames go on when the first fails without reading, and the next to ask reads first', async () => {
+    const memories = new FrameMemories<string>();
+    const first = memories.of('upload');
+    const second = memories.of('upload');
+    const waiting = second.previous();
+    first.settle();
+    first.settle();
+    expect(await waiting).toBeUndefined();
+    const third = memories.of('upload');
+    expect(await third.previous()).toBeUndefined();
+    const fourth = memories.of('upload').previous();
+    expect(await settles(fourth)).toBe(false);
+    third.remember('bare', reading('Power 150 kW'));
+    third.settle();
+    expect((await fourth)?.bare?.candidates).toEqual(['Power 150 kW']);
+  });
+
+  it('keeps uploads apart', async () => {
+    const memories = new FrameMemories<string>();
+    memories.of('a');
+    expect(await settles(memories.of('b').previous())).toBe(true);
   });
 });

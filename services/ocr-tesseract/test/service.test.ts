@@ -70,6 +70,23 @@ describe('ocr-tesseract service', () => {
     expect(done.failureReason).toMatch(/could not be read/);
   });
 
+  it('completes a frame missing from storage with a reason, and reads the frame that arrived after it', async () => {
+    const uploadId = newUploadId();
+    const key = (i: number) => `uploads/${uploadId}/frames/00000${i}000.jpg`;
+    const path = join(world.config.DATA_DIR, 'after-missing.jpg');
+    await makeFrame(path, { width: 640, height: 360, background: 'white', texts: [{ text: 'Power 150 kW', x: 60, y: 150, size: 40, color: 'black' }] });
+    await world.storage.put(key(1), await readFile(path), { contentType: 'image/jpeg' });
+    // The first frame to arrive reads the upload first, and the second waits for it: its failure must not hold it up.
+    await world.publishRequest({ ...request(uploadId, 0, key(0), 2), mediaContent: 'numerical' });
+    await world.publishRequest({ ...request(uploadId, 1, key(1), 2), mediaContent: 'numerical' });
+    const missing = await eventually(() => world.completed.find((c) => c.uploadId === uploadId && c.frameIndex === 0), 20_000);
+    expect(missing.detections).toEqual([]);
+    expect(missing.failureReason).toBe('The frame image is missing from storage.');
+    const read = await eventually(() => world.completed.find((c) => c.uploadId === uploadId && c.frameIndex === 1), 20_000);
+    expect(read.failureReason ?? null).toBeNull();
+    expect(read.detections.map((d) => d.text)).toContain('Power 150 kW');
+  });
+
   it('shows on its metrics listener the frames it read, their time, the messages it handled, its queue, outbox and pool', async () => {
     const text = await (await fetch(`http://127.0.0.1:${running.metricsPort}/metrics`)).text();
     const value = (name: string, labels: Record<string, string> = {}) => sampleOf(text, name, { service: world.name, ...labels });

@@ -22,12 +22,12 @@ export type Readings<C> = Partial<Record<string, Reading<C>>>;
 /** One frame's view of its upload's memory (FrameMemories.of). */
 export interface MemoryHandle<C> {
   /**
-   * The upload's last readings. When there are none but another frame is reading them, waits for it; when there
-   * are none at all, this frame becomes the one that reads them, and the others wait until it settles.
+   * The upload's last readings. Undefined for the frame that reads them first; the others wait until it settles
+   * (and get undefined too if it failed without reading).
    */
   previous(): Promise<Readings<C> | undefined>;
   remember(pass: string, reading: Reading<C>): void;
-  /** The frame is done (read or failed): frames waiting for its readings go on. */
+  /** The frame is done (read or failed): frames waiting for its readings go on. Safe to call more than once. */
   settle(): void;
 }
 
@@ -43,18 +43,30 @@ export class FrameMemories<C> {
 
   constructor(private readonly max = 16) {}
 
+  /**
+   * A frame's handle on its upload's memory, taken as soon as the frame arrives. When nothing is remembered and no
+   * frame is reading, this frame becomes the one that reads first, there and then: the upload's first reading is
+   * its first frame to arrive, not whichever frame happens to be decoded first. Text that never changes is carried
+   * over from that reading to every later frame, so this keeps an upload's results the same from run to run.
+   */
   of(key: string): MemoryHandle<C> {
     let claimed: Entry<C> | undefined;
+    const claim = (entry: Entry<C>) => {
+      claimed = entry;
+      entry.pending = new Promise<void>((resolve) => (entry.release = resolve));
+    };
+    const first = this.entry(key);
+    if (!hasReadings(first) && !first.pending) claim(first);
     return {
       previous: async () => {
+        if (claimed) return undefined;
         const entry = this.entry(key);
-        if (Object.keys(entry.readings).length > 0) return entry.readings;
+        if (hasReadings(entry)) return entry.readings;
         if (entry.pending) {
           await entry.pending;
-          return Object.keys(entry.readings).length > 0 ? entry.readings : undefined;
+          return hasReadings(entry) ? entry.readings : undefined;
         }
-        claimed = entry;
-        entry.pending = new Promise<void>((resolve) => (entry.release = resolve));
+        claim(entry);
         return undefined;
       },
       remember: (pass, reading) => {
@@ -82,6 +94,8 @@ export class FrameMemories<C> {
     return entry;
   }
 }
+
+const hasReadings = <C>(entry: Entry<C>) => Object.keys(entry.readings).length > 0;
 
 /** Side of the square cells two frames are compared in. */
 export const CELL = 16;

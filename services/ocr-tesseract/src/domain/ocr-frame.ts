@@ -9,8 +9,12 @@ export type OcrResult = EventData<'ocr.completed.v1'>;
 
 export interface OcrFrameDeps {
   readFrame(objectKey: string): Promise<Buffer>;
-  /** Reads the image as the request's media content and original language ask (and with what it read of the upload before). */
-  recognize(image: Buffer, request: Pick<OcrRequest, 'uploadId' | 'mediaContent' | 'originalLanguage'>): Promise<FrameText>;
+  /**
+   * Reads the image as the request's media content and original language ask (and with what it read of the upload
+   * before). It is called as the frame arrives, with the image still being read from storage, so frames of an upload
+   * take their turns in the order they arrived.
+   */
+  recognize(image: Promise<Buffer>, request: Pick<OcrRequest, 'uploadId' | 'mediaContent' | 'originalLanguage'>): Promise<FrameText>;
 }
 
 /**
@@ -29,13 +33,9 @@ export async function ocrFrame(request: OcrRequest, attempt: number, deps: OcrFr
   const base = { uploadId: request.uploadId, frameIndex: request.frameIndex, timestampMs: request.timestampMs, engine: request.engine };
   const failed = (failureReason: string): OcrResult => ({ ...base, detections: [], durationMs: Math.round(performance.now() - started), failureReason });
 
-  let image: Buffer;
-  try {
-    image = await deps.readFrame(request.objectKey);
-  } catch (err) {
-    if (err instanceof StorageNotFoundError) return failed('The frame image is missing from storage.');
-    throw err;
-  }
+  const image = deps.readFrame(request.objectKey);
+  // Its failure reaches the catch below through recognize, which may not be waiting for it yet.
+  image.catch(() => undefined);
   try {
     const text = await deps.recognize(image, request);
     return {
@@ -48,6 +48,7 @@ export async function ocrFrame(request: OcrRequest, attempt: number, deps: OcrFr
       failureReason: null,
     };
   } catch (err) {
+    if (err instanceof StorageNotFoundError) return failed('The frame image is missing from storage.');
     if (err instanceof FrameUnreadableError) return failed(`The frame could not be read as an image.`);
     if (err instanceof TesseractError && err.kind !== 'missing' && attempt >= Math.min(FINAL_OCR_ATTEMPT, maxAttempts)) {
       return failed(err.kind === 'timeout' ? 'Text recognition took too long on this frame and was stopped.' : 'Text recognition failed on this frame.');

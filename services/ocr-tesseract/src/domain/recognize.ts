@@ -247,7 +247,22 @@ export async function recognizeFrame(
   opts: RecognizeOptions,
   run: TesseractRunner,
   mediaContent?: MediaContent,
-  { memory, readSegments = wantsSegmentReader(mediaContent), segmentsRead, readMask = () => true }: UploadState = {},
+  upload: UploadState = {},
+): Promise<FrameText> {
+  try {
+    return await readFrameText(image, opts, run, mediaContent, upload);
+  } finally {
+    // Read or failed (an image that cannot be decoded too): frames waiting for this one's readings go on.
+    upload.memory?.settle();
+  }
+}
+
+async function readFrameText(
+  image: Buffer,
+  opts: RecognizeOptions,
+  run: TesseractRunner,
+  mediaContent: MediaContent | undefined,
+  { memory, readSegments = wantsSegmentReader(mediaContent), segmentsRead, readMask = () => true }: UploadState,
 ): Promise<FrameText> {
   const frame = await prepareFrame(image, { whiteThreshold: opts.whiteThreshold, maxPixels: opts.maxPixels });
   const segments = readSegments ? readSevenSegment({ width: frame.width, height: frame.height, bright: frame.brightPixels, grey: frame.greyPixels }) : [];
@@ -306,31 +321,27 @@ export async function recognizeFrame(
   };
   const candidates: Candidate[] = [];
   let verdicts: StepVerdict | undefined;
-  try {
-    const last = await memory?.previous();
-    let mode: 'bare' | 'both' | 'picture';
-    if (!wantsMaskPass(opts.whiteMask, frame.whiteShare, mediaContent)) mode = 'bare';
-    else if (opts.whiteMask === 'always') mode = 'both';
-    else if (frame.plainShare < PLAIN_BACKGROUND) mode = 'picture';
-    else mode = (await readMask()) ? 'both' : 'bare';
-    if (mode === 'bare') {
-      candidates.push(...(await readChanges('bare', last?.bare)));
-    } else if (mode === 'both') {
-      // Text on a plain background: the bare pass reads every colour of it, the mask the white text more cleanly.
-      // Without earlier readings, both at once, so they can share one Tesseract process.
-      const [mask, bare] = last ? [await readChanges('mask', last.mask), undefined] : await Promise.all([readWhole('mask'), readWhole('bare')]);
-      const bareRuns = bare ?? (await readChanges('bare', last?.bare, mask));
-      verdicts = maskVerdicts(mask, bareRuns);
-      candidates.push(...preferMask(mask, bareRuns));
-    } else {
-      // White text over a picture: on the picture itself Tesseract reads texture, so the bare pass is spent only
-      // when the mask gave nothing. The mask is read whole: the picture's moving highlights leave specks in it all
-      // over, and crops cut among them read a value as `22.4 |` (84 % of the telemetry values against 97 %).
-      candidates.push(...(await readWhole('mask')));
-      if (candidates.length === 0) candidates.push(...(await readWhole('bare')));
-    }
-  } finally {
-    memory?.settle();
+  const last = await memory?.previous();
+  let mode: 'bare' | 'both' | 'picture';
+  if (!wantsMaskPass(opts.whiteMask, frame.whiteShare, mediaContent)) mode = 'bare';
+  else if (opts.whiteMask === 'always') mode = 'both';
+  else if (frame.plainShare < PLAIN_BACKGROUND) mode = 'picture';
+  else mode = (await readMask()) ? 'both' : 'bare';
+  if (mode === 'bare') {
+    candidates.push(...(await readChanges('bare', last?.bare)));
+  } else if (mode === 'both') {
+    // Text on a plain background: the bare pass reads every colour of it, the mask the white text more cleanly.
+    // Without earlier readings, both at once, so they can share one Tesseract process.
+    const [mask, bare] = last ? [await readChanges('mask', last.mask), undefined] : await Promise.all([readWhole('mask'), readWhole('bare')]);
+    const bareRuns = bare ?? (await readChanges('bare', last?.bare, mask));
+    verdicts = maskVerdicts(mask, bareRuns);
+    candidates.push(...preferMask(mask, bareRuns));
+  } else {
+    // White text over a picture: on the picture itself Tesseract reads texture, so the bare pass is spent only
+    // when the mask gave nothing. The mask is read whole: the picture's moving highlights leave specks in it all
+    // over, and crops cut among them read a value as `22.4 |` (84 % of the telemetry values against 97 %).
+    candidates.push(...(await readWhole('mask')));
+    if (candidates.length === 0) candidates.push(...(await readWhole('bare')));
   }
   const detections = mergeLines(withSegmentWords(candidates, segments)).map(toDetection);
   return {
