@@ -11,14 +11,18 @@ beforeAll(async () => {
   // a busy machine, where the process's exit is seen well after its output ends. Asked what it can do (fluent-ffmpeg
   // checks formats and codecs first), the real ffmpeg answers.
   const fake = join(dir, 'ffmpeg');
+  // With FAKE_FFMPEG=wedged it writes nothing and leaves a child holding its output and error pipes open, so being
+  // killed does not end them: what fluent-ffmpeg waits for before it reports the end.
   const frame = "printf 'P6\\n2 1\\n255\\n\\001\\002\\003\\004\\005\\006'; exec 1>&-; sleep 0.3; exit 0";
-  await writeFile(fake, `#!/bin/sh\ncase "$*" in\n  *pipe:1*) ${frame} ;;\n  *) exec ffmpeg "$@" ;;\nesac\n`);
+  const wedged = 'sleep 10 & wait';
+  await writeFile(fake, `#!/bin/sh\ncase "$*" in\n  *pipe:1*) if [ "$FAKE_FFMPEG" = wedged ]; then ${wedged}; else ${frame}; fi ;;\n  *) exec ffmpeg "$@" ;;\nesac\n`);
   await chmod(fake, 0o755);
   process.env.FFMPEG_PATH = fake;
 });
 
 afterAll(async () => {
   delete process.env.FFMPEG_PATH;
+  delete process.env.FAKE_FFMPEG;
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -28,5 +32,21 @@ describe('decodeFrames', () => {
     const frames = [];
     for await (const frame of decodeFrames({ path: join(dir, 'video.mp4'), maxFrames: 5, timeoutMs: 10_000 })) frames.push(frame);
     expect(frames.map((f) => [f.width, f.height, [...f.data]])).toEqual([[2, 1, [1, 2, 3, 4, 5, 6]]]);
+  });
+
+  it('gives up at its timeout even when the killed process leaves its pipes open', async () => {
+    const { decodeFrames, FfmpegTimeoutError } = await import('./ffmpeg.js');
+    process.env.FAKE_FFMPEG = 'wedged';
+    const started = Date.now();
+    try {
+      const frames = (async () => {
+        for await (const frame of decodeFrames({ path: join(dir, 'video.mp4'), maxFrames: 5, timeoutMs: 300 })) void frame;
+      })();
+      await expect(frames).rejects.toBeInstanceOf(FfmpegTimeoutError);
+      // Not when the pipes finally close, 10 s on.
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      delete process.env.FAKE_FFMPEG;
+    }
   });
 });

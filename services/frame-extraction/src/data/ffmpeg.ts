@@ -40,6 +40,7 @@ export function probeVideo(path: string, timeoutMs: number): Promise<VideoProbe>
     const timer = setTimeout(() => {
       timedOut = true;
       child.kill('SIGKILL');
+      reject(new FfmpegTimeoutError(timeoutMs));
     }, timeoutMs);
     child.on('error', (err) => {
       clearTimeout(timer);
@@ -47,7 +48,7 @@ export function probeVideo(path: string, timeoutMs: number): Promise<VideoProbe>
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      if (timedOut) return reject(new FfmpegTimeoutError(timeoutMs));
+      if (timedOut) return;
       if (code !== 0) return reject(new FfmpegReadError(`ffprobe exited with ${code}: ${stderr.trim()}`));
       let json: ProbeJson;
       try {
@@ -106,6 +107,8 @@ export async function* decodeFrames(o: FrameRunOptions): AsyncGenerator<RawFrame
   const timer = setTimeout(() => {
     timedOut = true;
     command.kill('SIGKILL');
+    // The frames end here, whether or not ffmpeg had started and whatever fluent-ffmpeg reports of its end.
+    splitter.destroy(new FfmpegTimeoutError(o.timeoutMs));
   }, o.timeoutMs);
   try {
     command.pipe(splitter, { end: true });
