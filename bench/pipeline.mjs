@@ -60,11 +60,12 @@ export async function runThroughPipeline(token, video, intervalSeconds, mediaCon
   const tUploaded = performance.now();
   await api('POST', '/uploadComplete', { uploadID }, token);
   const tComplete = performance.now();
-  let tProcessing;
+  // Extraction has ended when the status knows the frames' total (frames are read while it runs).
+  let tExtracted;
   let framesTotal;
   for (;;) {
     const { data } = await api('GET', `/checkUploadStatus/${uploadID}`, undefined, token);
-    if (data.status === 'processing' && !tProcessing) tProcessing = performance.now();
+    if (data.framesTotal != null && !tExtracted) tExtracted = performance.now();
     if (data.status === 'processed') {
       framesTotal = data.framesTotal;
       break;
@@ -80,8 +81,8 @@ export async function runThroughPipeline(token, video, intervalSeconds, mediaCon
     framesTotal,
     stages: {
       transferMs: tUploaded - t0,
-      extractionMs: (tProcessing ?? tDone) - tComplete,
-      ocrMs: tDone - (tProcessing ?? tComplete),
+      extractionMs: (tExtracted ?? tDone) - tComplete,
+      ocrMs: tDone - (tExtracted ?? tComplete),
       totalMs: tDone - tComplete,
       /** What a person waits for: from asking for the upload URL to processed. */
       endToEndMs: tDone - t0,

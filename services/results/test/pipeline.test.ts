@@ -94,6 +94,23 @@ describe('an upload going through the pipeline', () => {
     expect(oldParsed.results.results).toEqual(parsed.results.results);
   });
 
+  it('counts the frames read while the video is still being cut, and is processing from the first one', async () => {
+    const id = newUploadId();
+    const user = newUserId();
+    await svc.publish('upload.completed.v1', completed(id, user));
+    await eventually(async () => (await status(id, user))?.status === 'uploaded');
+    // Extraction hands each frame to OCR as soon as it is stored: two are read before the total is known.
+    await svc.publish('ocr.completed.v1', ocr(id, 0, [detection('Battery 81%', 0)]));
+    await svc.publish('ocr.completed.v1', ocr(id, 1, [detection('Battery 82%', 0)]));
+    await eventually(async () => (await status(id, user))?.framesDone === 2);
+    expect(await status(id, user)).toMatchObject({ status: 'processing', framesDone: 2, framesTotal: null, uploadsAhead: 0 });
+    await svc.publish('frames.extracted.v1', extracted(id, 3));
+    await eventually(async () => (await status(id, user))?.framesTotal === 3);
+    expect(await status(id, user)).toMatchObject({ status: 'processing', framesDone: 2 });
+    await svc.publish('ocr.completed.v1', ocr(id, 2, [detection('Battery 83%', 0)]));
+    await eventually(async () => (await status(id, user))?.status === 'processed');
+  });
+
   it('finishes once when the frames arrive together, duplicates included', async () => {
     const id = newUploadId();
     const user = newUserId();

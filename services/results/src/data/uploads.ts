@@ -115,7 +115,13 @@ export async function upsertExtractedFrames(trx: Knex.Transaction, data: EventDa
  */
 export async function upsertFrameOcr(trx: Knex.Transaction, data: EventData<'ocr.completed.v1'>): Promise<void> {
   const earlier = await trx('frames').where({ upload_id: data.uploadId, frame_index: data.frameIndex }).first<{ ocr_done_at: Date | null } | undefined>('ocr_done_at');
-  if (!earlier?.ocr_done_at) await trx('uploads').where({ id: data.uploadId }).update({ last_progress_at: trx.fn.now() });
+  // A first reading of this frame is progress; frames are read while the rest are still being extracted, so the first
+  // one read also makes the upload processing.
+  if (!earlier?.ocr_done_at) {
+    await trx('uploads')
+      .where({ id: data.uploadId })
+      .update({ last_progress_at: trx.fn.now(), status: trx.raw(`case when status in ('uploading', 'uploaded') then 'processing' else status end`) });
+  }
   await trx('frames')
     .insert({
       upload_id: data.uploadId,
@@ -156,9 +162,10 @@ export function isFinal(status: UploadStatus): boolean {
   return FINAL.includes(status);
 }
 
-/** Frames whose OCR is in, counted once each, among the first `framesTotal`. */
-export async function countDoneFrames(db: Knex | Knex.Transaction, uploadId: string, framesTotal: number): Promise<number> {
-  const row = await db('frames').where({ upload_id: uploadId }).whereNotNull('ocr_done_at').where('frame_index', '<', framesTotal).count({ n: '*' }).first();
+/** Frames whose OCR is in, counted once each, among the first `framesTotal` (all of them while that is unknown). */
+export async function countDoneFrames(db: Knex | Knex.Transaction, uploadId: string, framesTotal: number | null): Promise<number> {
+  const done = db('frames').where({ upload_id: uploadId }).whereNotNull('ocr_done_at');
+  const row = await (framesTotal === null ? done : done.where('frame_index', '<', framesTotal)).count({ n: '*' }).first();
   return Number(row?.n ?? 0);
 }
 

@@ -56,7 +56,8 @@ export async function uploadStatus(ctx: ResultsContext, caller: { userId: string
     if (!settled) throw err;
     return settledStatus(ctx, settled);
   }
-  const framesDone = upload.frames_total == null ? 0 : await countDoneFrames(ctx.db, uploadId, upload.frames_total);
+  // Frames are read while the video is still being cut: they count before the total is known.
+  const framesDone = await countDoneFrames(ctx.db, uploadId, upload.frames_total);
   // Nothing read yet: say how many uploads go first, so "0 of 56 frames" is not all the person sees.
   const waiting = (upload.status === 'uploaded' || upload.status === 'processing') && framesDone === 0;
   return {

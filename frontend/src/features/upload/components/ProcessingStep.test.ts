@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { queueNotice } from './ProcessingStep';
+import { progressDetail, queueNotice } from './ProcessingStep';
 
 describe('queueNotice', () => {
   it('says how many uploads go first while none of the frames has been read', () => {
@@ -11,5 +11,14 @@ describe('queueNotice', () => {
     expect(queueNotice(2, 3)).toBeNull();
     expect(queueNotice(0, 0)).toBeNull();
     expect(queueNotice(0, undefined)).toBeNull();
+  });
+});
+
+describe('progressDetail', () => {
+  it('counts the frames read before the video is cut to the end, then out of the total', () => {
+    expect(progressDetail(0, null)).toBe('Extracting frames…');
+    expect(progressDetail(1, null)).toBe('1 frame read, more still being extracted…');
+    expect(progressDetail(12, null)).toBe('12 frames read, more still being extracted…');
+    expect(progressDetail(12, 60)).toBe('12 of 60 frames');
   });
 });

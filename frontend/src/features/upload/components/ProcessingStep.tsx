@@ -25,6 +25,13 @@ export function queueNotice(framesDone: number, uploadsAhead: number | undefined
   return `Waiting in the queue: ${uploadsAhead} ${uploadsAhead === 1 ? 'upload' : 'uploads'} ahead`;
 }
 
+/** The words under the bar: frames are read while the video is still being cut, before their total is known. */
+export function progressDetail(done: number, total: number | null): string {
+  if (total) return `${done} of ${total} frames`;
+  if (done > 0) return `${done} ${done === 1 ? 'frame' : 'frames'} read, more still being extracted…`;
+  return 'Extracting frames…';
+}
+
 /**
  * Step 2: frames done out of frames total, polled until the upload is processed or has failed; while its frames
  * wait behind other uploads, how many are ahead.
@@ -72,7 +79,7 @@ export function ProcessingStep({ upload, pollMs, onProcessed, onStartOver }: Pro
         value={done}
         max={total || 1}
         indeterminate={!total}
-        detail={total ? `${done} of ${total} frames` : 'Extracting frames…'}
+        detail={progressDetail(done, total)}
       />
       {queued && (
         <p className="alert alert--info" role="status">
