@@ -10,12 +10,16 @@ import { apiClient, type UploadStatus } from '../support/client.js';
 import { BASE_URL, containersOf, jsonLogs, kill, type Container } from './stack.js';
 
 const client = apiClient(BASE_URL);
-const SECONDS = 60;
 const dir = mkdtempSync(path.join(tmpdir(), 'frametext-it-workers-'));
-let video: GeneratedVideo;
+/** 60 frames; and 240 for the kill, so that the upload is still being read when a worker dies. */
+let short: GeneratedVideo;
+let long: GeneratedVideo;
 
 beforeAll(async () => {
-  video = await makeChargerVideo({ dir, seconds: SECONDS, width: 640, height: 360 });
+  [short, long] = await Promise.all([
+    makeChargerVideo({ dir, name: 'short.mp4', seconds: 60, width: 640, height: 360 }),
+    makeChargerVideo({ dir, name: 'long.mp4', seconds: 240, width: 640, height: 360 }),
+  ]);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -31,51 +35,59 @@ function framesByWorker(workers: Container[], uploadID: string): Map<string, num
   return new Map(workers.map((w) => [w.name, framesRead(w, uploadID).map((f) => f.frameIndex)]));
 }
 
-/** An upload of the 60-second charger video at one frame a second: 60 frames. */
-async function startUpload() {
+/** An upload of a charger video at one frame a second: a frame per second of it. */
+async function startUpload(video: GeneratedVideo) {
   const { token } = await client.signUp();
   const before = await client.credits(token);
-  const uploadID = await client.uploadVideo(token, video.path, { uploadName: 'Sixty frames', fileName: 'charger.mp4', duration: SECONDS, targetFrameRate: 1, mediaContent: 'numerical' });
-  return { token, before, uploadID };
+  const uploadID = await client.uploadVideo(token, video.path, {
+    uploadName: `${video.durationSeconds} frames`,
+    fileName: 'charger.mp4',
+    duration: video.durationSeconds,
+    targetFrameRate: 1,
+    mediaContent: 'numerical',
+  });
+  return { token, before, uploadID, seconds: video.durationSeconds };
 }
 
-/** Processed, each second's frame exactly once and read, and the 60 frames' 6 credits taken once. */
-async function expectEveryFrameOnce(token: string, uploadID: string, before: number) {
+/** Processed, each second's frame exactly once and read, and its credits (one per 10 frames) taken once. */
+async function expectEveryFrameOnce({ token, uploadID, before, seconds }: Awaited<ReturnType<typeof startUpload>>) {
   const final = await client.waitFor(token, uploadID, undefined, 600_000);
-  expect(final).toMatchObject({ status: 'processed', framesTotal: SECONDS, framesDone: SECONDS });
+  expect(final).toMatchObject({ status: 'processed', framesTotal: seconds, framesDone: seconds });
   const details = (await client.call('GET', `/getUploadDetails/${uploadID}?mode=numerical`, undefined, token)).body;
   const frames = details.results.ocrResults as { t: number; detections: { text: string }[] }[];
-  expect(frames.map((f) => f.t)).toEqual(Array.from({ length: SECONDS }, (_, i) => i));
+  expect(frames.map((f) => f.t)).toEqual(Array.from({ length: seconds }, (_, i) => i));
   const read = frames.filter((f) => f.detections.map((d) => d.text).join(' ').includes(chargerValues(f.t).battery)).length;
-  expect(read / SECONDS).toBeGreaterThanOrEqual(0.9);
-  await expect.poll(() => client.credits(token), { timeout: 30_000 }).toBe(before - 6);
+  expect(read / seconds).toBeGreaterThanOrEqual(0.9);
+  await expect.poll(() => client.credits(token), { timeout: 30_000 }).toBe(before - Math.ceil(seconds / 10));
 }
 
 describe('three OCR workers', () => {
   it('all take frames of one upload of 60 frames', async () => {
     const workers = containersOf('ocr-tesseract');
     expect(workers).toHaveLength(3);
-    const { token, before, uploadID } = await startUpload();
-    await expectEveryFrameOnce(token, uploadID, before);
+    const upload = await startUpload(short);
+    const { uploadID } = upload;
+    await expectEveryFrameOnce(upload);
     const byWorker = framesByWorker(workers, uploadID);
     for (const [name, frames] of byWorker) console.log(`${name}: ${frames.length} frames of ${uploadID}`);
     for (const [name, frames] of byWorker) expect(frames.length, name).toBeGreaterThan(0);
     // Between them they read every frame (a frame read twice would be a redelivery, which results ignores).
-    expect(new Set([...byWorker.values()].flat()).size).toBe(SECONDS);
+    expect(new Set([...byWorker.values()].flat()).size).toBe(upload.seconds);
   });
 
   it('finish an upload with every frame exactly once when one of them is killed mid-upload', async () => {
     const workers = containersOf('ocr-tesseract');
-    const { token, before, uploadID } = await startUpload();
+    const upload = await startUpload(long);
+    const { token, uploadID } = upload;
     await client.waitFor(token, uploadID, (s: UploadStatus) => s.framesDone >= 10 || s.status === 'processed' || s.status === 'failed', 300_000);
     const status = await client.status(token, uploadID);
     expect(status?.status).toBe('processing');
     // A worker busy with this upload: the one that read a frame of it most recently (it holds the next ones).
     const lastRead = (w: Container) => Math.max(0, ...framesRead(w, uploadID).map((f) => f.time));
     const victim = [...workers].sort((a, b) => lastRead(b) - lastRead(a))[0]!;
-    console.log(`killing ${victim.name} at ${status?.framesDone}/${SECONDS} frames, after it read ${framesRead(victim, uploadID).length} of them`);
+    console.log(`killing ${victim.name} at ${status?.framesDone}/${upload.seconds} frames, after it read ${framesRead(victim, uploadID).length} of them`);
     kill(victim);
-    await expectEveryFrameOnce(token, uploadID, before);
+    await expectEveryFrameOnce(upload);
     const after = framesByWorker(
       workers.filter((w) => w.id !== victim.id),
       uploadID,
