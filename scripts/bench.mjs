@@ -14,7 +14,7 @@ const pct = (x) => `${(x * 100).toFixed(1)}%`;
 
 // `npm run bench -- tracking` runs only the tracking benchmark (a few seconds; no OCR, no services); `-- pipeline` only
 // the OCR and pipeline benchmarks against the anchor; `-- scale` only the scale benchmark; `-- sevenseg` only the
-// seven-segment displays.
+// seven-segment displays; `-- cpu` (only when asked) where one upload's CPU goes, process by process.
 const only = process.argv[2];
 if (!only || only === 'tracking') {
   log('block tracking of the Numerical view: 360 frames of 100 detections...');
@@ -50,4 +50,10 @@ if (!only || only === 'scale') {
   const { benchScale, printScale } = await import('../bench/scale.mjs');
   log('scale: one 240-frame upload with one OCR worker, then two (about three minutes)...');
   printScale(await benchScale());
+}
+
+if (only === 'cpu') {
+  const { benchCpu, printCpu } = await import('../bench/cpu.mjs');
+  log('CPU by process: the charger video through the product, once to warm up, then twice measured...');
+  printCpu(await benchCpu());
 }
