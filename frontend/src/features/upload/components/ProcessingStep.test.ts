@@ -15,10 +15,12 @@ describe('queueNotice', () => {
 });
 
 describe('progressDetail', () => {
-  it('counts the frames read before the video is cut to the end, then out of the total', () => {
-    expect(progressDetail(0, null)).toBe('Extracting frames…');
-    expect(progressDetail(1, null)).toBe('1 frame read, more still being extracted…');
-    expect(progressDetail(12, null)).toBe('12 frames read, more still being extracted…');
-    expect(progressDetail(12, 60)).toBe('12 of 60 frames');
+  it('counts the frames read before the video is cut to the end against the most it can have, then out of the total', () => {
+    expect(progressDetail(0, null, 300)).toBe('Extracting frames…');
+    expect(progressDetail(12, null, 300)).toBe('12 of up to 300 frames');
+    expect(progressDetail(12, 60, 300)).toBe('12 of 60 frames');
+    // Without a quote (an answer that did not carry one).
+    expect(progressDetail(1, null, undefined)).toBe('1 frame read, more still being extracted…');
+    expect(progressDetail(12, null, undefined)).toBe('12 frames read, more still being extracted…');
   });
 });

@@ -25,11 +25,15 @@ export function queueNotice(framesDone: number, uploadsAhead: number | undefined
   return `Waiting in the queue: ${uploadsAhead} ${uploadsAhead === 1 ? 'upload' : 'uploads'} ahead`;
 }
 
-/** The words under the bar: frames are read while the video is still being cut, before their total is known. */
-export function progressDetail(done: number, total: number | null): string {
+/**
+ * The words under the bar. Frames are read while the video is still being cut, before their total is known; until
+ * then they count against the most the upload can have (`maxFrames` of the quote: no more are ever extracted).
+ */
+export function progressDetail(done: number, total: number | null, atMost: number | undefined): string {
   if (total) return `${done} of ${total} frames`;
-  if (done > 0) return `${done} ${done === 1 ? 'frame' : 'frames'} read, more still being extracted…`;
-  return 'Extracting frames…';
+  if (done === 0) return 'Extracting frames…';
+  if (atMost) return `${done} of up to ${atMost} frames`;
+  return `${done} ${done === 1 ? 'frame' : 'frames'} read, more still being extracted…`;
 }
 
 /**
@@ -71,15 +75,17 @@ export function ProcessingStep({ upload, pollMs, onProcessed, onStartOver }: Pro
   const problem = pollProblem(error);
   const queued = queueNotice(done, data?.uploadsAhead);
   const { framesRequested, maxFrames } = upload.quote;
+  // Out of the total once it is known; before that, once frames are being read, out of the most there can be.
+  const outOf = total ?? (done > 0 ? maxFrames : undefined);
   return (
     <section className="stack" aria-labelledby="processing-heading">
       <h2 id="processing-heading">Reading the text</h2>
       <ProgressBar
         label="Processing progress"
         value={done}
-        max={total || 1}
-        indeterminate={!total}
-        detail={progressDetail(done, total)}
+        max={outOf || 1}
+        indeterminate={!outOf}
+        detail={progressDetail(done, total, maxFrames)}
       />
       {queued && (
         <p className="alert alert--info" role="status">
