@@ -52,7 +52,9 @@ export function benchCpu({ runs = 2 } = {}) {
         return null;
       };
       const cpu = {};
-      const add = (name, seconds) => seconds > 0.005 && (cpu[name] = (cpu[name] ?? 0) + seconds);
+      const add = (name, seconds) => {
+        if (seconds > 0.005) cpu[name] = (cpu[name] ?? 0) + seconds;
+      };
       for (const [key, p] of after) {
         const was = before.get(key);
         const service = serviceOf(p.pid);
