@@ -17,8 +17,8 @@ export interface OcrServiceOptions {
 }
 
 /** The worker's Tesseract processes: one lane per core, each a process that stays up. */
-export function tesseractPool(config: Config): TesseractPool {
-  return new TesseractPool(tesseractOptions(config), { lanes: config.OCR_CONCURRENCY });
+export function tesseractPool(config: Config, tesseract = tesseractOptions(config)): TesseractPool {
+  return new TesseractPool(tesseract, { lanes: config.OCR_CONCURRENCY });
 }
 
 export function tesseractOptions(config: Config): TesseractOptions {
@@ -34,7 +34,7 @@ export function tesseractOptions(config: Config): TesseractOptions {
 /** The Basic OCR engine: frames from ocr.requested.v1.server through Tesseract, results as ocr.completed.v1. */
 export function ocrTesseractService(config: Config, opts: OcrServiceOptions = {}): ServiceDefinition<Config> {
   const tesseract = tesseractOptions(config);
-  const pool = tesseractPool(config);
+  const pool = tesseractPool(config, tesseract);
   // Each upload's last readings, so text where a frame did not change is carried over rather than read again.
   const memories = new FrameMemories<Candidate>();
   // Whether each upload's frames show seven-segment digits, so the segment reader stops where they show none; and

@@ -83,6 +83,9 @@ export async function upsertCompletedUpload(trx: Knex.Transaction, data: EventDa
     });
 }
 
+/** The status once frames are being read or extracted: processing, unless the upload is already further. */
+const processingFrom = (trx: Knex.Transaction, status: string) => trx.raw(`case when ${status} in ('uploading', 'uploaded') then 'processing' else ${status} end`);
+
 /** Records the frames of frames.extracted.v1 and moves the upload to processing (unless it is already further). */
 export async function upsertExtractedFrames(trx: Knex.Transaction, data: EventData<'frames.extracted.v1'>): Promise<void> {
   await trx('uploads')
@@ -93,7 +96,7 @@ export async function upsertExtractedFrames(trx: Knex.Transaction, data: EventDa
       last_progress_at: trx.fn.now(),
       extracted_at: trx.raw('coalesce(uploads.extracted_at, excluded.extracted_at)'),
       duration_seconds: trx.raw('coalesce(excluded.duration_seconds, uploads.duration_seconds)'),
-      status: trx.raw(`case when uploads.status in ('uploading', 'uploaded') then 'processing' else uploads.status end`),
+      status: processingFrom(trx, 'uploads.status'),
     });
   await trx('frames')
     .insert(
@@ -120,7 +123,7 @@ export async function upsertFrameOcr(trx: Knex.Transaction, data: EventData<'ocr
   if (!earlier?.ocr_done_at) {
     await trx('uploads')
       .where({ id: data.uploadId })
-      .update({ last_progress_at: trx.fn.now(), status: trx.raw(`case when status in ('uploading', 'uploaded') then 'processing' else status end`) });
+      .update({ last_progress_at: trx.fn.now(), status: processingFrom(trx, 'status') });
   }
   await trx('frames')
     .insert({

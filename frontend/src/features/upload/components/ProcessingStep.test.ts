@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { progressDetail, queueNotice } from './ProcessingStep';
+import { progressOf, queueNotice } from './ProcessingStep';
 
 describe('queueNotice', () => {
   it('says how many uploads go first while none of the frames has been read', () => {
@@ -14,13 +14,13 @@ describe('queueNotice', () => {
   });
 });
 
-describe('progressDetail', () => {
-  it('counts the frames read before the video is cut to the end against the most it can have, then out of the total', () => {
-    expect(progressDetail(0, null, 300)).toBe('Extracting frames…');
-    expect(progressDetail(12, null, 300)).toBe('12 of up to 300 frames');
-    expect(progressDetail(12, 60, 300)).toBe('12 of 60 frames');
-    // Without a quote (an answer that did not carry one).
-    expect(progressDetail(1, null, undefined)).toBe('1 frame read, more still being extracted…');
-    expect(progressDetail(12, null, undefined)).toBe('12 frames read, more still being extracted…');
+describe('progressOf', () => {
+  it('counts the frames read before the video is cut to the end out of the most it can have, then out of the total', () => {
+    expect(progressOf(0, null, 300)).toEqual({ detail: 'Extracting frames…' });
+    expect(progressOf(12, null, 300)).toEqual({ outOf: 300, detail: '12 of up to 300 frames' });
+    expect(progressOf(12, 60, 300)).toEqual({ outOf: 60, detail: '12 of 60 frames' });
+    // Without a quote (an answer that did not carry one): no amount to fill the bar against.
+    expect(progressOf(1, null, undefined)).toEqual({ detail: '1 frame read, more still being extracted…' });
+    expect(progressOf(12, null, undefined)).toEqual({ detail: '12 frames read, more still being extracted…' });
   });
 });

@@ -26,14 +26,15 @@ export function queueNotice(framesDone: number, uploadsAhead: number | undefined
 }
 
 /**
- * The words under the bar. Frames are read while the video is still being cut, before their total is known; until
- * then they count against the most the upload can have (`maxFrames` of the quote: no more are ever extracted).
+ * What the bar counts out of (none: it cannot tell yet) and the words under it. Frames are read while the video is
+ * still being cut, before their total is known; until then they count out of the most the upload can have
+ * (`maxFrames` of the quote: no more are ever extracted).
  */
-export function progressDetail(done: number, total: number | null, atMost: number | undefined): string {
-  if (total) return `${done} of ${total} frames`;
-  if (done === 0) return 'Extracting frames…';
-  if (atMost) return `${done} of up to ${atMost} frames`;
-  return `${done} ${done === 1 ? 'frame' : 'frames'} read, more still being extracted…`;
+export function progressOf(done: number, total: number | null, atMost: number | undefined): { outOf?: number; detail: string } {
+  if (total) return { outOf: total, detail: `${done} of ${total} frames` };
+  if (done === 0) return { detail: 'Extracting frames…' };
+  if (atMost) return { outOf: atMost, detail: `${done} of up to ${atMost} frames` };
+  return { detail: `${done} ${done === 1 ? 'frame' : 'frames'} read, more still being extracted…` };
 }
 
 /**
@@ -75,8 +76,7 @@ export function ProcessingStep({ upload, pollMs, onProcessed, onStartOver }: Pro
   const problem = pollProblem(error);
   const queued = queueNotice(done, data?.uploadsAhead);
   const { framesRequested, maxFrames } = upload.quote;
-  // Out of the total once it is known; before that, once frames are being read, out of the most there can be.
-  const outOf = total ?? (done > 0 ? maxFrames : undefined);
+  const { outOf, detail } = progressOf(done, total, maxFrames);
   return (
     <section className="stack" aria-labelledby="processing-heading">
       <h2 id="processing-heading">Reading the text</h2>
@@ -85,7 +85,7 @@ export function ProcessingStep({ upload, pollMs, onProcessed, onStartOver }: Pro
         value={done}
         max={outOf || 1}
         indeterminate={!outOf}
-        detail={progressDetail(done, total, maxFrames)}
+        detail={detail}
       />
       {queued && (
         <p className="alert alert--info" role="status">
