@@ -1,8 +1,7 @@
 import type { Logger, ServiceDefinition } from '@frametext/service-kit';
 import { tesseractEnv, type Config } from './config.js';
-import { FrameMemories } from './domain/frame-memory.js';
-import { recognizeFrame, wantsSegmentReader, type Candidate, type FrameText } from './domain/recognize.js';
-import { StepGate, type GateTicket } from './domain/step-gate.js';
+import type { RecognizeOptions } from './domain/recognize.js';
+import { UploadReader } from './domain/upload-reader.js';
 import { tesseractLanguage } from './domain/language.js';
 import { tesseractModels, tesseractVersion, type TesseractOptions } from './domain/tesseract.js';
 import { TesseractPool } from './domain/tesseract-pool.js';
@@ -21,6 +20,16 @@ export function tesseractPool(config: Config, tesseract = tesseractOptions(confi
   return new TesseractPool(tesseract, { lanes: config.OCR_CONCURRENCY });
 }
 
+/** How frames are read, from the worker's settings. */
+export function recognizeOptions(config: Config): RecognizeOptions {
+  return {
+    whiteMask: config.OCR_WHITE_MASK,
+    whiteThreshold: config.OCR_WHITE_THRESHOLD,
+    minWordConfidence: config.OCR_MIN_WORD_CONFIDENCE,
+    maxPixels: config.OCR_MAX_PIXELS,
+  };
+}
+
 export function tesseractOptions(config: Config): TesseractOptions {
   return {
     binary: config.TESSERACT_PATH,
@@ -35,18 +44,7 @@ export function tesseractOptions(config: Config): TesseractOptions {
 export function ocrTesseractService(config: Config, opts: OcrServiceOptions = {}): ServiceDefinition<Config> {
   const tesseract = tesseractOptions(config);
   const pool = tesseractPool(config, tesseract);
-  // Each upload's last readings, so text where a frame did not change is carried over rather than read again.
-  const memories = new FrameMemories<Candidate>();
-  // Whether each upload's frames show seven-segment digits, so the segment reader stops where they show none; and
-  // whether the mask pass reads each upload's plain screens better than the bare pass alone.
-  const segmentGate = new StepGate();
-  const maskGate = new StepGate();
-  const recognizeOptions = {
-    whiteMask: config.OCR_WHITE_MASK,
-    whiteThreshold: config.OCR_WHITE_THRESHOLD,
-    minWordConfidence: config.OCR_MIN_WORD_CONFIDENCE,
-    maxPixels: config.OCR_MAX_PIXELS,
-  };
+  const reader = new UploadReader(recognizeOptions(config), (image, lang) => pool.read(image, lang));
   return {
     name: opts.name ?? 'ocr-tesseract',
     config,
@@ -74,29 +72,8 @@ export function ocrTesseractService(config: Config, opts: OcrServiceOptions = {}
       return ocrConsumers(
         {
           readFrame: (key) => storage.getBuffer(key),
-          recognize: async (image, request) => {
-            // Taken before anything here waits, so the upload's first frame to arrive is the one that reads first.
-            const memory = memories.of(`${request.uploadId}:${request.originalLanguage ?? ''}`);
-            let segments: GateTicket | undefined;
-            let mask: GateTicket | undefined;
-            let text: FrameText | undefined;
-            try {
-              const lang = await modelFor(request.originalLanguage);
-              if (wantsSegmentReader(request.mediaContent)) segments = await segmentGate.enter(request.uploadId);
-              text = await recognizeFrame(await image, recognizeOptions, (pgm) => pool.read(pgm, lang), request.mediaContent, {
-                memory,
-                readSegments: segments?.run ?? false,
-                // The reader's verdict is in before Tesseract runs: the frames waiting on it go on at once.
-                segmentsRead: (values) => segments?.close({ gained: values, lost: 0 }),
-                readMask: async () => (mask = await maskGate.enter(request.uploadId)).run,
-              });
-            } finally {
-              memory.settle();
-              segments?.close();
-              mask?.close(text?.maskVerdicts);
-            }
-            return text;
-          },
+          recognize: (image, request) =>
+            reader.read(image, { uploadId: request.uploadId, mediaContent: request.mediaContent, originalLanguage: request.originalLanguage, model: modelFor(request.originalLanguage) }),
         },
         config.BUS_MAX_ATTEMPTS,
         metrics,

@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { anchorRead } from '@frametext/sample-media';
 import { configSchema, tesseractEnv } from '../config.js';
 import { cpuBudget } from '@frametext/service-kit';
-import { recognizeFrame, type Pass } from '../domain/recognize.js';
+import type { Pass } from '../domain/recognize.js';
+import { UploadReader } from '../domain/upload-reader.js';
 import { parseTsv } from '../domain/tsv.js';
 import { makeBusyFrames, type TruthFrame } from './frames.js';
-import { tesseractPool } from '../service.js';
+import { recognizeOptions, tesseractPool } from '../service.js';
 
 export interface ReaderFigures {
   seconds: number;
@@ -77,7 +78,8 @@ export async function runOcrBench(opts: OcrBenchOptions = {}): Promise<OcrBenchF
     log(`bare tesseract, ${anchor.processes} processes: ${bare.framesPerSecond} frames/s, accuracy ${bare.accuracy}`);
 
     const pool = tesseractPool(config);
-    const recognizeOptions = { whiteMask: config.OCR_WHITE_MASK, whiteThreshold: config.OCR_WHITE_THRESHOLD, minWordConfidence: config.OCR_MIN_WORD_CONFIDENCE, maxPixels: config.OCR_MAX_PIXELS };
+    // The frames are read as one upload's, as the worker reads them (its gates decide which steps each frame pays for).
+    const reader = new UploadReader(recognizeOptions(config), (image, lang) => pool.read(image, lang));
     let pipeFound = 0;
     let masked = 0;
     let width = 0;
@@ -85,7 +87,7 @@ export async function runOcrBench(opts: OcrBenchOptions = {}): Promise<OcrBenchF
     const p0 = performance.now();
     await Promise.all(
       frames.map(async (f) => {
-        const text = await recognizeFrame(await readFile(f.path), recognizeOptions, (pgm) => pool.read(pgm), 'numerical');
+        const text = await reader.read(readFile(f.path), { uploadId: 'bench', mediaContent: 'numerical', originalLanguage: null, model: config.OCR_LANG });
         pipeFound += countFound(f.truth, text.detections.map((d) => d.text).join(' '));
         if (text.passes.includes('mask' satisfies Pass)) masked++;
         width = text.imageWidth;
