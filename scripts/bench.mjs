@@ -14,7 +14,7 @@ const pct = (x) => `${(x * 100).toFixed(1)}%`;
 
 // `npm run bench -- tracking` runs only the tracking benchmark (a few seconds; no OCR, no services); `-- pipeline` only
 // the OCR and pipeline benchmarks against the anchor; `-- scale` only the scale benchmark; `-- sevenseg` only the
-// seven-segment displays; `-- cpu` (only when asked) where one upload's CPU goes, process by process.
+// seven-segment displays; `-- corpus [categories]` only the independent corpus (`--items` lists each file); `-- cpu` (only when asked) where one upload's CPU goes, process by process.
 const only = process.argv[2];
 if (!only || only === 'tracking') {
   log('block tracking of the Numerical view: 360 frames of 100 detections...');
@@ -39,6 +39,12 @@ if (!only || only === 'pipeline') {
 }
 
 if (only === 'sevenseg') await sevenSegmentBench();
+
+if (!only || only === 'corpus') {
+  const { benchCorpus, printCorpus } = await import('../bench/corpus.mjs');
+  log('independent corpus: screens, receipts, pages, subtitles and seven-segment photos from public repositories...');
+  printCorpus(await benchCorpus({ only: process.argv.slice(3).find((a) => !a.startsWith('--')) }), { items: process.argv.includes('--items') });
+}
 
 async function sevenSegmentBench() {
   log('seven-segment displays: 60 generated 720p frames of LED and LCD displays with labels...');

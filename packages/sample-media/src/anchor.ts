@@ -39,6 +39,8 @@ export interface AnchorReadOptions {
   env: Record<string, string | undefined>;
   format?: 'txt' | 'tsv';
   processes?: number;
+  /** The Tesseract model (`-l`); Tesseract's own default (eng) when unset. */
+  lang?: string;
 }
 
 /** Reads every file with a bare `tesseract` (plain text, or `tsv`), one process per core at a time, timed. */
@@ -50,16 +52,16 @@ export async function anchorRead(files: string[], opts: AnchorReadOptions): Prom
   const lane = async () => {
     while (next < files.length) {
       const i = next++;
-      texts[i] = await bareTesseract(files[i]!, opts.format ?? 'txt', { ...opts.env, OMP_THREAD_LIMIT: '1' });
+      texts[i] = await bareTesseract(files[i]!, opts.format ?? 'txt', opts.lang, { ...opts.env, OMP_THREAD_LIMIT: '1' });
     }
   };
   await Promise.all(Array.from({ length: Math.min(processes, files.length) }, lane));
   return { texts, seconds: (performance.now() - t0) / 1000, processes };
 }
 
-function bareTesseract(file: string, format: 'txt' | 'tsv', env: Record<string, string | undefined>): Promise<string> {
+function bareTesseract(file: string, format: 'txt' | 'tsv', lang: string | undefined, env: Record<string, string | undefined>): Promise<string> {
   return new Promise((resolve, reject) => {
-    const args = format === 'tsv' ? [file, 'stdout', 'tsv'] : [file, 'stdout'];
+    const args = [file, 'stdout', ...(lang ? ['-l', lang] : []), ...(format === 'tsv' ? ['tsv'] : [])];
     const child = spawn('tesseract', args, { stdio: ['ignore', 'pipe', 'ignore'], env });
     const out: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));
