@@ -166,7 +166,7 @@ describe('photos', () => {
 });
 
 describe('frames cut by the browser', () => {
-  it('are checked, re-encoded as JPEG and ordered by the timestamps the event carries', async () => {
+  it('are checked, kept lossless (a PNG stays a PNG) and ordered by the timestamps the event carries', async () => {
     const uploadId = crypto.randomUUID();
     const keys: string[] = [];
     for (const [ms, colour] of [[5000, '#f00'], [0, '#00f']] as const) {
@@ -176,11 +176,11 @@ describe('frames cut by the browser', () => {
     }
     const out = await h.outcome(await h.publishUpload({ uploadId, kind: 'frames', objectKeys: keys, timestamps: [5000, 0], mimeType: 'image/jpeg' }));
     expect(out.extracted!.frames.map((f) => [f.timestampMs, f.objectKey])).toEqual([
-      [0, `uploads/${uploadId}/frames/0000000000.jpg`],
-      [5000, `uploads/${uploadId}/frames/0000005000.jpg`],
+      [0, `uploads/${uploadId}/frames/0000000000.png`],
+      [5000, `uploads/${uploadId}/frames/0000005000.png`],
     ]);
     const first = await sharp(await h.storage.getBuffer(out.extracted!.frames[0]!.objectKey)).stats();
     expect(first.channels[2]!.mean).toBeGreaterThan(200); // the blue one, taken at 0 ms
-    expect((await sharp(await h.storage.getBuffer(out.extracted!.frames[0]!.objectKey)).metadata()).format).toBe('jpeg');
+    expect((await sharp(await h.storage.getBuffer(out.extracted!.frames[0]!.objectKey)).metadata()).format).toBe('png');
   });
 });

@@ -32,14 +32,14 @@ const baseName = (key: string) => key.slice(key.lastIndexOf('/') + 1);
 
 async function storeImage(ctx: ExtractionContext, uploadId: string, bytes: Buffer, what: string, timestampMs: number): Promise<StoredFrame> {
   const encoded = await encodeUploadedImage(bytes, what, imageLimits(ctx.config));
-  const keys = frameKeys(uploadId, timestampMs);
-  await putFrame(ctx.storage, keys, encoded.jpeg, encoded.thumbnail);
+  const keys = frameKeys(uploadId, timestampMs, encoded.format);
+  await putFrame(ctx.storage, keys, encoded);
   return { timestampMs, ...keys };
 }
 
 /**
  * Photos as frames: ordered by name (natural) or by capture time (EXIF, else the browser's last-modified time),
- * turned upright by their EXIF orientation, re-encoded as JPEG with thumbnails. A frame's time is ms since the
+ * stored as OCR reads them (encodeUploadedImage) with thumbnails. A frame's time is ms since the
  * first photo's capture, so object names still start with a zero-padded time. Each goes to `sink` once stored. At
  * most `maxFrames`.
  */

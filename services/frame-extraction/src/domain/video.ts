@@ -62,9 +62,9 @@ export async function extractVideoFrames(ctx: ExtractionContext, req: VideoReque
     const { durationSeconds } = checkProbe(ctx, probe, req);
     const limits = imageLimits(ctx.config);
     const store = async (frame: RawFrame, timestampMs: number): Promise<StoredFrame> => {
-      const keys = frameKeys(req.uploadId, timestampMs);
       const encoded = await encodeRawFrame(frame, limits);
-      await putFrame(ctx.storage, keys, encoded.jpeg, encoded.thumbnail);
+      const keys = frameKeys(req.uploadId, timestampMs, encoded.format);
+      await putFrame(ctx.storage, keys, encoded);
       return { timestampMs, ...keys };
     };
     await readable(ctx, () => (req.slideDetection ? slides(ctx, path, durationSeconds, req.maxFrames, store, sink) : atInterval(ctx, path, durationSeconds, req, store, sink)));
