@@ -81,12 +81,16 @@ export function mergeRuns<W extends { confidence: number }>(candidates: readonly
   return sortByReadingOrder(kept, (c) => unionRect(c.words.map(rectOf)));
 }
 
-/** Top to bottom; items on one row (tops closer than half the smaller height) left to right. */
+/**
+ * Top to bottom; items on one row left to right. Two items share a row when their heights overlap by at least half
+ * the smaller one's (a table's header cells, one of which Tesseract boxed with the rule under it).
+ */
 export function sortByReadingOrder<T>(items: readonly T[], rectOf: (item: T) => Rect): T[] {
   return [...items].sort((a, b) => {
     const ra = rectOf(a);
     const rb = rectOf(b);
-    return Math.abs(ra.y - rb.y) > Math.min(ra.h, rb.h) / 2 ? ra.y - rb.y : ra.x - rb.x;
+    const overlap = Math.min(ra.y + ra.h, rb.y + rb.h) - Math.max(ra.y, rb.y);
+    return overlap < Math.min(ra.h, rb.h) / 2 ? ra.y - rb.y : ra.x - rb.x;
   });
 }
 

@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../src/config.js';
 import { FrameMemories } from '../src/domain/frame-memory.js';
 import { FrameUnreadableError } from '../src/domain/preprocess.js';
-import { maskVerdicts, preferMask, recognizeFrame, strayCharacters, type Candidate, type RecognizeOptions } from '../src/domain/recognize.js';
+import { maskVerdicts, preferMask, readingOrder, readsPaper, recognizeFrame, strayCharacters, withSegmentWords, type Candidate, type RecognizeOptions } from '../src/domain/recognize.js';
+import type { TsvWord } from '../src/domain/tsv.js';
+import { CORPUS_DIR } from '../src/bench/corpus.js';
 import { tesseractPool } from '../src/service.js';
 import { makeFrame } from './fixtures.js';
 
@@ -21,6 +23,30 @@ beforeAll(async () => {
 afterAll(async () => {
   await pool.close();
   await rm(dir, { recursive: true, force: true });
+});
+
+/** What a person reads off a frame: its lines in order, line breaks and runs of spaces as one space. */
+const textOf = (text: { detections: { text: string }[] }) => text.detections.map((d) => d.text).join(' ').replace(/\s+/g, ' ');
+
+describe('recognizeFrame on screens nobody here made (bench/corpus)', () => {
+  const corpusFile = (path: string) => readFile(join(CORPUS_DIR, path));
+
+  it('reads a two-column page down its first column, then its second (a screenshot from normcap)', async () => {
+    const text = textOf(await recognizeFrame(await corpusFile('screens/normcap-two-columns.png'), options('auto'), read, 'presentation'));
+    expect(text).toContain('Optical character recognition or optical character reader (OCR) is the electronic or mechanical conversion of images');
+    expect(text).toContain('Early versions needed to be trained with images of each character');
+  });
+
+  it('reads grey labels on a dark gradient menu, where the white mask has only the highlighted one (a TV menu from stb-tester)', async () => {
+    const text = textOf(await recognizeFrame(await corpusFile('screens/stbt-summary-buttons.png'), options('auto'), read, 'numerical'));
+    for (const label of ['Summary', 'Details', 'More Episodes']) expect(text).toContain(label);
+  });
+
+  it('keeps a table header on a screenshot whose font smoothing is coloured (a bank statement from tesseract.js)', async () => {
+    const text = textOf(await recognizeFrame(await corpusFile('screens/tesseractjs-bank-statement.png'), options('auto'), read, 'numerical'));
+    expect(text).toContain('Date Description Number Debits Credits Balance');
+    expect(text).toContain('01Aug2018 Clearing Cheque 4987 36.07 99,914.15');
+  });
 });
 
 describe('recognizeFrame with the real tesseract', () => {
@@ -97,7 +123,7 @@ describe('recognizeFrame with the real tesseract', () => {
     expect(texts).toContain('145 kw');
   });
 
-  it('finds white captions over a busy picture with the white-mask pass alone, which the bare pass misses', async () => {
+  it('finds white captions over a busy picture with the white-mask pass, which the bare pass misses, and adds none of its texture', async () => {
     const frames = await Promise.all(
       [0, 1, 2].map(async (i) => {
         const path = join(dir, `busy-${i}.jpg`);
@@ -111,8 +137,12 @@ describe('recognizeFrame with the real tesseract', () => {
     for (const f of frames) {
       const bare = await recognizeFrame(f.image, options('never'), read);
       const ours = await recognizeFrame(f.image, options('auto'), read, 'captions');
-      // Over a picture the mask pass reads the white text; the bare pass, which would read texture, is not spent.
-      expect(ours.passes).toEqual(['mask']);
+      // Over a picture the mask pass reads the white text; the bare pass runs too, but what it makes of the texture
+      // is not sure enough to be kept.
+      expect(ours.passes).toEqual(['mask', 'bare']);
+      const maskAlone = await recognizeFrame(f.image, options('auto'), read, 'captions', { readBare: () => false });
+      expect(maskAlone.passes).toEqual(['mask']);
+      expect(ours.detections.map((d) => d.text)).toEqual(maskAlone.detections.map((d) => d.text));
       const has = (text: string[], v: string) => text.join(' ').split(/\s+/).includes(v);
       bareFound += f.truth.filter((v) => has(bare.detections.map((d) => d.text), v)).length;
       ourFound += f.truth.filter((v) => has(ours.detections.map((d) => d.text), v)).length;
@@ -260,5 +290,44 @@ describe('where both passes read the same spot', () => {
     const bare = [run(['150', 'kw'], 100), sure(run(['425', 'rpm'], 400), 96), run(['36.6C'], 1000), run(['Run'], 1300)];
     // Won: `kW` over `kw`, and `00:02` that the bare pass did not read; lost: `425 rpm`; the same characters spaces aside are neither.
     expect(maskVerdicts(mask, bare)).toEqual({ gained: 2, lost: 1 });
+  });
+});
+
+describe('what the engine keeps of its readings', () => {
+  const word = (text: string, left: number, top: number, confidence = 95, block?: TsvWord['block']): TsvWord => ({ text, confidence, box: { left, top, width: 60, height: 30 }, block });
+  const one = (w: TsvWord): Candidate => ({ words: [w], confidence: w.confidence });
+  const texts = (runs: Candidate[]) => runs.map((r) => r.words.map((w) => w.text).join(' '));
+  const display = (text: string, left: number, top: number) => ({ text, box: { left, top, width: 60, height: 30 }, confidence: 90 });
+
+  it('orders a two-column page block by block: down the left column, then the right', () => {
+    const left = { left: 0, top: 0, width: 200, height: 100 };
+    const right = { left: 300, top: 0, width: 200, height: 100 };
+    const runs = [word('a1', 0, 0, 95, left), word('b1', 300, 0, 95, right), word('a2', 0, 40, 95, left), word('b2', 300, 40, 95, right)].map(one);
+    expect(texts(readingOrder(runs))).toEqual(['a1', 'a2', 'b1', 'b2']);
+    // Without blocks (rectangles read in a stacked image), rows top to bottom.
+    expect(texts(readingOrder(runs.map((r) => ({ ...r, words: r.words.map((w) => ({ ...w, block: undefined })) }))))).toEqual(['a1', 'b1', 'a2', 'b2']);
+  });
+
+  it('gives Tesseract\'s guesses at segment digits way to the value read, and keeps print the reader took for a display', () => {
+    // `I2.O5` shows the digits of 12.05: Tesseract's guess at the display.
+    expect(texts(withSegmentWords([one(word('I2.O5', 100, 100))], [display('12.05', 100, 100)]))).toEqual(['12.05']);
+    // An unsure reading gives way too.
+    expect(texts(withSegmentWords([one(word('1Z05', 100, 100, 40))], [display('12.05', 100, 100)]))).toEqual(['12.05']);
+    // A page's `100`, surely read, shows other digits than the reader's `0.0`: print.
+    expect(texts(withSegmentWords([one(word('100', 100, 100))], [display('0.0', 100, 100)]))).toEqual(['100']);
+    // A word no seven-segment display could show stays, however unsure Tesseract is of it.
+    expect(texts(withSegmentWords([one(word('"Multilines"', 100, 100, 56))], [display('11', 100, 100)]))).toEqual(['"Multilines"']);
+  });
+
+  it('tells dark print on lit paper from white text by how much of the words\' boxes is near-white', () => {
+    const width = 100;
+    const mask = Buffer.alloc(width * 100, 255);
+    // Near-white (0 in the mask) fills the paper around the first word, and only the strokes of the second.
+    for (let y = 0; y < 40; y++) mask.fill(0, y * width, y * width + 100);
+    for (let y = 60; y < 90; y += 3) mask.fill(0, y * width + 10, y * width + 40);
+    const paper = { words: [{ text: 'TOTAL', confidence: 90, box: { left: 10, top: 5, width: 60, height: 30 } }], confidence: 90 };
+    const whiteText = { words: [{ text: '22.4', confidence: 90, box: { left: 10, top: 60, width: 60, height: 30 } }], confidence: 90 };
+    expect(readsPaper([paper], { width, maskPixels: mask })).toBe(true);
+    expect(readsPaper([whiteText], { width, maskPixels: mask })).toBe(false);
   });
 });

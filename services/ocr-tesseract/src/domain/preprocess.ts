@@ -1,4 +1,5 @@
 import sharp, { type OutputInfo } from 'sharp';
+import { blankPage, pageImage, statedDpi } from './page-image.js';
 
 /**
  * A decoded frame and the images the passes read. What only some frames need (the bare image, the mask, each
@@ -9,7 +10,8 @@ export interface PreparedFrame {
   readonly width: number;
   readonly height: number;
   /**
-   * What the bare pass reads, as binary PGM or PPM (Tesseract reads it without decoding a JPEG again): `barePixels`
+   * What the bare pass reads, as raw grey or colour pixels behind a header (page-image.ts: PGM or PPM, or TIFF with
+   * the frame's resolution), which Tesseract reads without decoding a JPEG again: `barePixels`
    * as PGM, or, for a colourful frame over a picture (`bareInColour`), the frame in colour, which Tesseract
    * thresholds channel by channel itself.
    */
@@ -25,11 +27,11 @@ export interface PreparedFrame {
   readonly greyPixels: Buffer;
   /**
    * The grey the bare pass reads, dark text on a light page:
-   * - On a colourful plain screen, each pixel's distance from the page's colour (its largest channel difference),
-   *   inverted. Text of any colour stands out from the page, whatever its brightness: yellow and white on blue, or
-   *   red on a green of the same brightness, where a luminance grey flattens it. On the phone-filmed blue instrument
-   *   screen it found 97.5 % of the values in 6.0 s of Tesseract CPU, against 95.8 % in 10.0 s with the frame in
-   *   colour (and 95.0-95.4 % for the luminance grey).
+   * - On a colourful screen whose page is itself a colour, each pixel's distance from the page's colour (its
+   *   largest channel difference), inverted. Text of any colour stands out from the page, whatever its brightness:
+   *   yellow and white on blue, or red on a green of the same brightness, where a luminance grey flattens it. On a
+   *   white or grey page the luminance grey is kept: a screenshot's coloured font smoothing makes it colourful too, and
+   *   the distance (its darkest channel) thickens its print until Tesseract's layout merges lines.
    * - Otherwise `greyPixels`, inverted when the frame's most common grey is dark (a dashboard's or a terminal's
    *   dark page). Tesseract reads each line as dark on light first and tries it inverted only when unsure, so light
    *   text on a dark page costs two readings a line; inverted first, it costs one: a third less Tesseract time on the
@@ -49,6 +51,8 @@ export interface PreparedFrame {
    * background (a dashboard, a slide), low on a picture.
    */
   readonly plainShare: number;
+  /** The resolution the image states, when credible (statedDpi): Tesseract is told it with every image of the frame. */
+  readonly dpi?: number;
 }
 
 /** A frame at least this share of which is one grey level (give or take a few) has a plain background. */
@@ -71,7 +75,7 @@ export function cropBare(frame: PreparedFrame, box: { left: number; top: number;
     const from = ((box.top + y) * frame.width + box.left) * channels;
     pixels.copy(out, y * box.width * channels, from, from + box.width * channels);
   }
-  return netpbm(frame.bareInColour ? 'P6' : 'P5', box.width, box.height, out);
+  return pageImage(channels, box.width, box.height, out, frame.dpi);
 }
 
 /** White rows between the rectangles of a stacked mask image: Tesseract keeps lines this far apart as separate lines. */
@@ -104,29 +108,13 @@ export function stackMaskAreas(frame: PreparedFrame, areas: StackedArea['area'][
       frame.maskPixels.copy(out, (top + y) * width, from, from + area.width);
     }
   }
-  return { image: netpbm('P5', width, height, out), placed };
+  return { image: pageImage(1, width, height, out, frame.dpi), placed };
 }
 
 /** A pixel whose channels spread by more than this is saturated (a colour, not a grey). */
 const SATURATED_SPREAD = 48;
 /** A frame with at least this share of saturated pixels is colourful (see barePixels and bareInColour). */
 export const COLOURFUL_SHARE = 0.05;
-
-function netpbmHeader(magic: 'P5' | 'P6', width: number, height: number): Buffer {
-  return Buffer.from(`${magic}\n${width} ${height}\n255\n`, 'ascii');
-}
-
-function netpbm(magic: 'P5' | 'P6', width: number, height: number, pixels: Buffer): Buffer {
-  return Buffer.concat([netpbmHeader(magic, width, height), pixels]);
-}
-
-/** A PGM image whose pixels the caller fills in place (`pixels`), so it is not copied behind a header afterwards. */
-function blankPgm(width: number, height: number, fill?: number): { image: Buffer; pixels: Buffer } {
-  const header = netpbmHeader('P5', width, height);
-  const image = fill === undefined ? Buffer.allocUnsafe(header.length + width * height) : Buffer.alloc(header.length + width * height, fill);
-  header.copy(image);
-  return { image, pixels: image.subarray(header.length) };
-}
 
 /**
  * Decodes a frame once and derives the images the passes read. The white mask is how white captions and
@@ -135,14 +123,16 @@ function blankPgm(width: number, height: number, fill?: number): { image: Buffer
  */
 export async function prepareFrame(image: Buffer, opts: { whiteThreshold: number; maxPixels: number }): Promise<PreparedFrame> {
   let decoded: { data: Buffer; info: OutputInfo };
+  let density: number | undefined;
   try {
+    density = (await sharp(image, { limitInputPixels: opts.maxPixels }).metadata()).density;
     decoded = await sharp(image, { limitInputPixels: opts.maxPixels, failOn: 'error' }).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
   } catch (err) {
     throw new FrameUnreadableError(err instanceof Error ? err.message : String(err));
   }
   const { data, info } = decoded;
   if (info.channels !== 3) throw new FrameUnreadableError(`expected 3 colour channels, got ${info.channels}`);
-  return new DecodedFrame(data, info.width, info.height, opts.whiteThreshold);
+  return new DecodedFrame(data, info.width, info.height, opts.whiteThreshold, statedDpi(density));
 }
 
 /**
@@ -167,10 +157,11 @@ class DecodedFrame implements PreparedFrame {
     readonly width: number,
     readonly height: number,
     threshold: number,
+    readonly dpi?: number,
   ) {
     const data = colourPixels;
     const pixels = width * height;
-    const grey = blankPgm(width, height);
+    const grey = blankPage(1, width, height, dpi);
     const mask = Buffer.allocUnsafe(pixels);
     let white = 0;
     let saturated = 0;
@@ -200,14 +191,17 @@ class DecodedFrame implements PreparedFrame {
   }
 
   /**
-   * The grey the bare pass reads, as a PGM: each pixel's distance from the page's colour on a colourful frame, the
-   * grey inverted on a dark page, else the grey itself. Written in place behind the PGM's header.
+   * The grey the bare pass reads, as a PGM: each pixel's distance from the page's colour on a colourful frame whose
+   * page is itself a colour, the grey inverted on a dark page, else the grey itself. Written in place behind the
+   * PGM's header.
    */
   private get bareGrey(): { image: Buffer; pixels: Buffer } {
     if (this.cache.bareGrey) return this.cache.bareGrey;
-    if (!this.colourful && this.page.level >= DARK_PAGE) return (this.cache.bareGrey = this.grey);
-    const pgm = blankPgm(this.width, this.height);
-    if (this.colourful) distanceFromPage(this.colourPixels, pgm.pixels);
+    const page = this.colourful ? pageColour(this.colourPixels) : undefined;
+    const colouredPage = page !== undefined && Math.max(...page) - Math.min(...page) > SATURATED_SPREAD;
+    if (!colouredPage && this.page.level >= DARK_PAGE) return (this.cache.bareGrey = this.grey);
+    const pgm = blankPage(1, this.width, this.height, this.dpi);
+    if (colouredPage) distanceFromPage(this.colourPixels, page, pgm.pixels);
     else inverted(this.greyPixels, pgm.pixels);
     return (this.cache.bareGrey = pgm);
   }
@@ -218,7 +212,7 @@ class DecodedFrame implements PreparedFrame {
 
   get bare(): Buffer {
     if (!this.bareInColour) return this.bareGrey.image;
-    return (this.cache.colour ??= netpbm('P6', this.width, this.height, this.colourPixels));
+    return (this.cache.colour ??= pageImage(3, this.width, this.height, this.colourPixels, this.dpi));
   }
 
   get brightPixels(): Buffer {
@@ -238,7 +232,7 @@ class DecodedFrame implements PreparedFrame {
   // a 3x3 median removes specks and keeps strokes (a 5x5 one read slightly more but cost 10x the time).
   private get mask(): { image: Buffer; pixels: Buffer } {
     if (this.cache.mask) return this.cache.mask;
-    const out = blankPgm(this.width, this.height, 255);
+    const out = blankPage(1, this.width, this.height, this.dpi, 255);
     median3x3Binary(this.rawMask, this.width, this.height, out.pixels);
     return (this.cache.mask = out);
   }
@@ -276,14 +270,16 @@ function sampledHistogram(bytes: Buffer, start: number, step: number): { histogr
   return { histogram, samples, peak };
 }
 
+/** The page's colour: each channel's most common level, sampled at every fourth pixel as pageGrey samples the grey. */
+function pageColour(rgb: Buffer): [number, number, number] {
+  return [0, 1, 2].map((channel) => sampledHistogram(rgb, channel, 12).peak) as [number, number, number];
+}
+
 /**
  * Each pixel's distance from the page's colour, inverted (the page white, text of any colour dark): the largest of
- * its three channel differences from the page's, into `out`. The page's colour is each channel's most common level
- * (sampled).
+ * its three channel differences from the page's, into `out`.
  */
-function distanceFromPage(rgb: Buffer, out: Buffer): void {
-  // Every fourth pixel's channel, as pageGrey samples the grey.
-  const [pr, pg, pb] = [0, 1, 2].map((channel) => sampledHistogram(rgb, channel, 12).peak) as [number, number, number];
+function distanceFromPage(rgb: Buffer, [pr, pg, pb]: [number, number, number], out: Buffer): void {
   for (let p = 0, i = 0; p < out.length; p++, i += 3) {
     const r = rgb[i]! - pr;
     const g = rgb[i + 1]! - pg;

@@ -1,5 +1,5 @@
 import type { Detection, MediaContent, Word } from '@frametext/contracts';
-import { mergeRuns, readableRuns, runCandidate, wantsMaskPass as sharedWantsMaskPass } from '@frametext/text-analysis';
+import { MASK_MAX_WHITE_SHARE, mergeRuns, readableRuns, runCandidate, sortByReadingOrder, wantsMaskPass as sharedWantsMaskPass } from '@frametext/text-analysis';
 import { changedCells, patchPixels, readingAreas, touches, type MemoryHandle, type Reading } from './frame-memory.js';
 import { boxArea, boxVertices, grow, unionBox, type Box } from './geometry.js';
 import { PLAIN_BACKGROUND, cropBare, prepareFrame, stackMaskAreas } from './preprocess.js';
@@ -29,6 +29,8 @@ export interface FrameText {
   whiteShare: number;
   /** What the mask pass changed where both passes read (undefined: they did not both read). */
   maskVerdicts?: StepVerdict;
+  /** What the bare pass added over a picture to the mask's reading (undefined: it did not run next to the mask). */
+  bareVerdicts?: StepVerdict;
 }
 
 /** What a frame's reading knows of its upload. */
@@ -48,6 +50,11 @@ export interface UploadState {
    * pass reads texture there, and this is not asked.
    */
   readMask?: () => boolean | Promise<boolean>;
+  /**
+   * Asked over a picture with white on it, before the passes: whether the bare pass runs next to the mask pass (the
+   * upload's StepGate; by default it does). When the mask reads nothing the bare pass runs anyway.
+   */
+  readBare?: () => boolean | Promise<boolean>;
 }
 
 /** When the mask pass runs (`auto`: a little near-white over a picture): text-analysis's rule, shared with the Local engine. */
@@ -72,10 +79,13 @@ function overlapShare(a: Box, b: Box): number {
   return w > 0 && h > 0 ? (w * h) / Math.max(1, boxArea(a)) : 0;
 }
 
-/** A line read from a crop, moved to where the crop sits in the frame. */
-function shiftLine(line: TsvLine, dx: number, dy: number): TsvLine {
+/**
+ * A line read from a crop, moved to where the crop sits in the frame. Its words' blocks move with it, or are left
+ * out (`blocks: false`) where the crop's layout is not the frame's (rectangles stacked into one image).
+ */
+function shiftLine(line: TsvLine, dx: number, dy: number, blocks = true): TsvLine {
   const move = (b: Box): Box => ({ ...b, left: b.left + dx, top: b.top + dy });
-  return { box: move(line.box), words: line.words.map((w) => ({ ...w, box: move(w.box) })) };
+  return { box: move(line.box), words: line.words.map((w) => ({ ...w, box: move(w.box), block: blocks && w.block ? move(w.block) : undefined })) };
 }
 
 const runBox = (c: Candidate): Box => unionBox(c.words.map((w) => w.box));
@@ -106,6 +116,44 @@ const POINTS = /[.:,]/g;
  */
 const lostPoints = (mask: Candidate, bare: Candidate) =>
   looseText(bare).replace(POINTS, '') === looseText(mask).replace(POINTS, '') && (looseText(bare).match(POINTS)?.length ?? 0) > (looseText(mask).match(POINTS)?.length ?? 0);
+
+/**
+ * Over a picture the bare pass keeps only runs read at least this sure: Tesseract reads a picture's texture as words
+ * too, mostly under 60, while text it really sees on a picture (a menu's grey labels, a dark line on a lit page) it
+ * reads at 90 or more.
+ */
+export const SURE_OVER_PICTURE = 80;
+
+/**
+ * What the bare pass adds over a picture: its sure runs (SURE_OVER_PICTURE), and for StepGate, as gained, those at
+ * spots where the mask read nothing.
+ */
+export function bareOverPicture(mask: Candidate[], bare: Candidate[]): { runs: Candidate[]; verdicts: StepVerdict } {
+  const runs = bare.filter((b) => b.confidence >= SURE_OVER_PICTURE);
+  const maskBoxes = mask.map(runBox);
+  const gained = runs.filter((b) => !maskBoxes.some((m) => overlapShare(runBox(b), m) > 0.5 || overlapShare(m, runBox(b)) > 0.5)).length;
+  return { runs, verdicts: { gained, lost: 0 } };
+}
+
+/**
+ * Whether the mask's runs are dark print on near-white paper rather than white text: white strokes cover a
+ * fraction of their words' boxes, paper most of it. Judged over all the runs' area.
+ */
+export function readsPaper(mask: Candidate[], frame: { width: number; maskPixels: Buffer }): boolean {
+  let white = 0;
+  let area = 0;
+  for (const box of mask.map(runBox)) {
+    for (let y = box.top; y < box.top + box.height; y++) {
+      const row = frame.maskPixels.subarray(y * frame.width + box.left, y * frame.width + box.left + box.width);
+      for (const v of row) if (v === 0) white++;
+    }
+    area += boxArea(box);
+  }
+  return area > 0 && white / area > PAPER_SHARE;
+}
+
+/** Past this share of near-white in the mask's word boxes, the near-white is paper, not the text. */
+const PAPER_SHARE = 0.5;
 
 /** A bare reading this many points surer than the mask's reading of the same spot is kept instead. */
 const SURER_BY = 5;
@@ -179,17 +227,43 @@ export function wantsSegmentReader(mediaContent: MediaContent | undefined): bool
   return mediaContent === undefined || mediaContent === 'numerical';
 }
 
+/** Tesseract words read at least this sure may be print rather than a display's digits misread (see withSegmentWords). */
+export const SURE_PRINT = 90;
+
+/** Letters Tesseract reads in place of segment digits, and the digit each stands for. */
+const DIGIT_LOOKALIKES: Record<string, string> = { O: '0', o: '0', D: '0', Q: '0', I: '1', l: '1', i: '1', '|': '1', '!': '1', Z: '2', z: '2', S: '5', s: '5', G: '6', b: '6', T: '7', B: '8', g: '9', q: '9' };
+
+/** The digits a reading shows, look-alike letters taken as the digits they resemble (`I2.O5` shows 1205). */
+const digitsShown = (text: string) => [...text].map((ch) => DIGIT_LOOKALIKES[ch] ?? ch).join('').replace(/\D/g, '');
+
+/** A word of at least four letters with one no seven-segment display can show is print, however unsure Tesseract is. */
+const printedWord = (text: string) => (text.match(/\p{L}/gu)?.length ?? 0) >= 4 && /[KMVWXkmvwx]/.test(text);
+
 /**
- * Puts the segment reader's values among Tesseract's runs: Tesseract's words on a display (what it makes of
- * segment digits, often wrong) give way to the value read there; every other word stays.
+ * Whether Tesseract's words at a display are print the segment reader took for segments: a word no display could show
+ * (`"Multilines"`, read as `11`), or words all read surely (SURE_PRINT) that show other digits than the value (a
+ * page's `100` read as `0.0`). Its guesses at segment digits show the same digits (`I2.O5` for `12.05`).
+ */
+function printAt(there: TsvWord[], value: string): boolean {
+  if (there.some((w) => printedWord(w.text))) return true;
+  return there.length > 0 && there.every((w) => w.confidence >= SURE_PRINT) && digitsShown(there.map((w) => w.text).join('')) !== digitsShown(value);
+}
+
+/**
+ * Puts the segment reader's values among Tesseract's runs: Tesseract's words on a display give way to the value read
+ * there, unless they are print (printAt), where the value is dropped instead. Every other word stays.
  */
 export function withSegmentWords(candidates: Candidate[], segments: SegmentWord[]): Candidate[] {
   if (segments.length === 0) return candidates;
-  const displays = segments.map((s) => grow(s.box, Math.round(s.box.height / 4), Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER));
+  const on = (w: TsvWord, d: Box) => overlapShare(w.box, d) > 0.3 || overlapShare(d, w.box) > 0.3;
+  const words = candidates.flatMap((c) => c.words);
+  const displays = segments
+    .map((s) => ({ segment: s, area: grow(s.box, Math.round(s.box.height / 4), Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER) }))
+    .filter(({ segment, area }) => !printAt(words.filter((w) => on(w, area)), segment.text));
   const kept = candidates
-    .map((c) => ({ ...c, words: c.words.filter((w) => !displays.some((d) => overlapShare(w.box, d) > 0.3 || overlapShare(d, w.box) > 0.3)) }))
+    .map((c) => ({ ...c, words: c.words.filter((w) => !displays.some(({ area }) => on(w, area))) }))
     .filter((c) => c.words.length > 0);
-  return [...kept, ...segments.map((s) => ({ words: [s], confidence: s.confidence }))];
+  return [...kept, ...displays.map(({ segment }) => ({ words: [segment], confidence: segment.confidence }))];
 }
 
 const boxRect = (w: TsvWord) => ({ x: w.box.left, y: w.box.top, w: w.box.width, h: w.box.height });
@@ -211,7 +285,29 @@ function cleanLine(line: TsvLine, width: number, height: number, minConfidence: 
  * lost. Reading order: top to bottom, then left to right.
  */
 export function mergeLines(candidates: Candidate[]): Candidate[] {
-  return mergeRuns(candidates, boxRect);
+  return readingOrder(mergeRuns(candidates, boxRect));
+}
+
+const rectOfBox = (b: Box) => ({ x: b.left, y: b.top, w: b.width, h: b.height });
+const boxKey = (b: Box) => `${b.left},${b.top},${b.width},${b.height}`;
+
+/**
+ * The order a person reads the runs in, as Tesseract's layout analysis has it: block by block (a column, a
+ * paragraph, a caption), the blocks top to bottom and side by side left to right, and each block's runs top to bottom,
+ * left to right. A two-column page reads down its first column, then its second, where a plain top-to-bottom order
+ * would interleave their lines. A run whose block is not known (a rectangle read in a stacked image) is a block of
+ * its own.
+ */
+export function readingOrder(candidates: Candidate[]): Candidate[] {
+  const blocks = new Map<string, { box: Box; runs: Candidate[] }>();
+  for (const c of candidates) {
+    const box = c.words[0]?.block ?? runBox(c);
+    const key = boxKey(box);
+    const block = blocks.get(key) ?? { box, runs: [] };
+    block.runs.push(c);
+    blocks.set(key, block);
+  }
+  return sortByReadingOrder([...blocks.values()], (b) => rectOfBox(b.box)).flatMap((b) => sortByReadingOrder(b.runs, (c) => rectOfBox(runBox(c))));
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
@@ -262,30 +358,35 @@ async function readFrameText(
   opts: RecognizeOptions,
   run: TesseractRunner,
   mediaContent: MediaContent | undefined,
-  { memory, readSegments = wantsSegmentReader(mediaContent), segmentsRead, readMask = () => true }: UploadState,
+  { memory, readSegments = wantsSegmentReader(mediaContent), segmentsRead, readMask = () => true, readBare = () => true }: UploadState,
 ): Promise<FrameText> {
   const frame = await prepareFrame(image, { whiteThreshold: opts.whiteThreshold, maxPixels: opts.maxPixels });
   const segments = readSegments ? readSevenSegment({ width: frame.width, height: frame.height, bright: frame.brightPixels, grey: frame.greyPixels }) : [];
   if (readSegments) segmentsRead?.(segments.length);
   const keepValues = mediaContent === 'numerical';
-  const clean = (line: TsvLine) => cleanLine(line, frame.width, frame.height, opts.minWordConfidence, keepValues);
+  // The confidence floor is for texture read as words: on a page (a plain screen, or a frame mostly white, as a
+  // photographed receipt is) the bare pass keeps every word Tesseract read, as Tesseract does (a receipt's
+  // `SX-575-1` at 20), its confidence going with it.
+  let page = frame.plainShare >= PLAIN_BACKGROUND || frame.whiteShare > MASK_MAX_WHITE_SHARE;
+  const floor = (pass: Pass) => (pass === 'bare' && page ? 0 : opts.minWordConfidence);
+  const clean = (pass: Pass) => (line: TsvLine) => cleanLine(line, frame.width, frame.height, floor(pass), keepValues);
   /** What each pass compares frames by: the grey frame for the bare pass, the mask for the mask pass. */
   const compared = (pass: Pass) => (pass === 'bare' ? frame.greyPixels : frame.maskPixels);
   const passes: Pass[] = [];
   const readWhole = async (pass: Pass) => {
     passes.push(pass);
-    const candidates = parseTsv(await run(pass === 'bare' ? frame.bare : frame.whiteMask)).flatMap(clean);
+    const candidates = parseTsv(await run(pass === 'bare' ? frame.bare : frame.whiteMask)).flatMap(clean(pass));
     memory?.remember(pass, { width: frame.width, height: frame.height, pixels: compared(pass), candidates });
     return candidates;
   };
-  const readBareArea = async (area: Box) => parseTsv(await run(cropBare(frame, area))).flatMap((line) => clean(shiftLine(line, area.left, area.top)));
+  const readBareArea = async (area: Box) => parseTsv(await run(cropBare(frame, area))).flatMap((line) => clean('bare')(shiftLine(line, area.left, area.top)));
   /** The mask's rectangles read as one stacked image, each line moved back to where its rectangle sits in the frame. */
   const readStacked = async (areas: Box[]) => {
     const { image, placed } = stackMaskAreas(frame, areas);
     return parseTsv(await run(image)).flatMap((line) => {
       const middle = line.box.top + line.box.height / 2;
       const at = placed.find((p) => middle >= p.top && middle < p.top + p.area.height);
-      return at ? clean(shiftLine(line, at.area.left, at.area.top - at.top)) : [];
+      return at ? clean('mask')(shiftLine(line, at.area.left, at.area.top - at.top, false)) : [];
     });
   };
   /**
@@ -321,6 +422,7 @@ async function readFrameText(
   };
   const candidates: Candidate[] = [];
   let verdicts: StepVerdict | undefined;
+  let bareVerdicts: StepVerdict | undefined;
   const last = await memory?.previous();
   let mode: 'bare' | 'both' | 'picture';
   if (!wantsMaskPass(opts.whiteMask, frame.whiteShare, mediaContent)) mode = 'bare';
@@ -337,11 +439,22 @@ async function readFrameText(
     verdicts = maskVerdicts(mask, bareRuns);
     candidates.push(...preferMask(mask, bareRuns));
   } else {
-    // White text over a picture: on the picture itself Tesseract reads texture, so the bare pass is spent only
-    // when the mask gave nothing. The mask is read whole: the picture's moving highlights leave specks in it all
-    // over, and crops cut among them read a value as `22.4 |` (84 % of the telemetry values against 97 %).
-    candidates.push(...(await readWhole('mask')));
-    if (candidates.length === 0) candidates.push(...(await readWhole('bare')));
+    // White over a picture. When the mask's runs are dark print on white paper (readsPaper: a photographed receipt
+    // lit unevenly, whose lit part alone is near-white), the frame is a page: the bare pass reads all of it, as on a
+    // page. Otherwise the mask reads the white text, and the bare pass adds what else Tesseract sees surely (grey or
+    // coloured labels), not the picture's texture; it runs while it adds something to the upload's frames
+    // (StepGate), and whenever the mask read nothing. The mask is read whole: the picture's moving highlights leave
+    // specks in it all over, and crops cut among them read a value as `22.4 |` (84 % of the telemetry values
+    // against 97 %).
+    const mask = await readWhole('mask');
+    candidates.push(...mask);
+    page = mask.length > 0 && readsPaper(mask, frame);
+    if (mask.length === 0 || page) candidates.push(...(await readWhole('bare')));
+    else if (await readBare()) {
+      const added = bareOverPicture(mask, await readWhole('bare'));
+      candidates.push(...added.runs);
+      bareVerdicts = added.verdicts;
+    }
   }
   const detections = mergeLines(withSegmentWords(candidates, segments)).map(toDetection);
   return {
@@ -352,5 +465,6 @@ async function readFrameText(
     passes,
     whiteShare: frame.whiteShare,
     maskVerdicts: verdicts,
+    bareVerdicts,
   };
 }

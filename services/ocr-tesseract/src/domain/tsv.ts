@@ -6,6 +6,8 @@ export interface TsvWord {
   box: Box;
   /** 0-100 as Tesseract reports it. */
   confidence: number;
+  /** The box of the block Tesseract's layout analysis put the word in (a column, a paragraph, a caption). */
+  block?: Box;
 }
 
 /** One text line (level 4) with its words, in reading order. */
@@ -14,6 +16,7 @@ export interface TsvLine {
   words: TsvWord[];
 }
 
+const LEVEL_BLOCK = 2;
 const LEVEL_LINE = 4;
 const LEVEL_WORD = 5;
 const COLUMNS = ['level', 'page_num', 'block_num', 'par_num', 'line_num', 'word_num', 'left', 'top', 'width', 'height', 'conf', 'text'] as const;
@@ -25,6 +28,7 @@ const COLUMNS = ['level', 'page_num', 'block_num', 'par_num', 'line_num', 'word_
  */
 export function parseTsv(tsv: string): TsvLine[] {
   const lines = new Map<string, TsvLine>();
+  const blocks = new Map<string, Box>();
   const rows = tsv.split(/\r?\n/);
   const header = rows[0]?.split('\t');
   if (!header || header[0] !== COLUMNS[0]) return [];
@@ -37,7 +41,8 @@ export function parseTsv(tsv: string): TsvLine[] {
     const [level, page, block, par, line, , left, top, width, height, conf] = n as [number, number, number, number, number, number, number, number, number, number, number];
     const key = `${page}.${block}.${par}.${line}`;
     const box = { left, top, width, height };
-    if (level === LEVEL_LINE) {
+    if (level === LEVEL_BLOCK) blocks.set(`${page}.${block}`, box);
+    else if (level === LEVEL_LINE) {
       if (!lines.has(key)) lines.set(key, { box, words: [] });
     } else if (level === LEVEL_WORD) {
       let owner = lines.get(key);
@@ -46,7 +51,7 @@ export function parseTsv(tsv: string): TsvLine[] {
         lines.set(key, owner);
       }
       // The text is the last column; a tab inside it cannot happen, but join defensively.
-      owner.words.push({ text: cells.slice(11).join('\t'), box, confidence: Math.max(0, Math.min(100, conf)) });
+      owner.words.push({ text: cells.slice(11).join('\t'), box, confidence: Math.max(0, Math.min(100, conf)), block: blocks.get(`${page}.${block}`) });
     }
   }
   return [...lines.values()];
