@@ -236,8 +236,11 @@ const DIGIT_LOOKALIKES: Record<string, string> = { O: '0', o: '0', D: '0', Q: '0
 /** The digits a reading shows, look-alike letters taken as the digits they resemble (`I2.O5` shows 1205). */
 const digitsShown = (text: string) => [...text].map((ch) => DIGIT_LOOKALIKES[ch] ?? ch).join('').replace(/\D/g, '');
 
-/** A word of at least four letters with one no seven-segment display can show is print, however unsure Tesseract is. */
-const printedWord = (text: string) => (text.match(/\p{L}/gu)?.length ?? 0) >= 4 && /[KMVWXkmvwx]/.test(text);
+/**
+ * A word of at least four letters with one no seven-segment display can show is print, unless Tesseract made it up
+ * (under 50: `mous` for `-0.4`).
+ */
+const printedWord = (w: TsvWord) => w.confidence >= 50 && (w.text.match(/\p{L}/gu)?.length ?? 0) >= 4 && /[KMVWXkmvwx]/.test(w.text);
 
 /**
  * Whether Tesseract's words at a display are print the segment reader took for segments: a word no display could show
@@ -245,7 +248,7 @@ const printedWord = (text: string) => (text.match(/\p{L}/gu)?.length ?? 0) >= 4 
  * page's `100` read as `0.0`). Its guesses at segment digits show the same digits (`I2.O5` for `12.05`).
  */
 function printAt(there: TsvWord[], value: string): boolean {
-  if (there.some((w) => printedWord(w.text))) return true;
+  if (there.some(printedWord)) return true;
   return there.length > 0 && there.every((w) => w.confidence >= SURE_PRINT) && digitsShown(there.map((w) => w.text).join('')) !== digitsShown(value);
 }
 
