@@ -6,7 +6,10 @@ import { makeSevenSegmentFrames, SEGMENT_STYLES } from '@frametext/sample-media'
 import { prepareFrame } from '../src/domain/preprocess.js';
 import { withSegmentWords, type Candidate } from '../src/domain/recognize.js';
 import { readSevenSegment } from '../src/domain/seven-segment.js';
+import { runSevenSegCorpus, SEVENSEG_MANIFEST } from '../src/bench/sevenseg-corpus.js';
 import { makeFrame } from './fixtures.js';
+
+const corpusFile = (file: string) => join(SEVENSEG_MANIFEST, '..', file);
 
 let dir: string;
 beforeAll(async () => {
@@ -77,6 +80,34 @@ describe('the seven-segment reader', () => {
     const busy = join(dir, 'busy.jpg');
     await makeFrame(busy, { width: 1280, height: 720, background: 'busy', at: 6, texts: [{ text: 'DELTA 314 km', x: 300, y: 560, size: 56, color: 'white' }, { text: '1137', x: 380, y: 290, size: 64, color: 'white' }] });
     for (const path of [plain, slide, busy]) expect(await readFile7(path), path).toEqual([]);
+  });
+
+  // Files of bench/corpus/sevenseg, none of which the generator drew: photos from public repositories and displays
+  // drawn with the DSEG7 fonts.
+  it.each([
+    ['osscr-led-1869.png', ['186.9'], 'red LED segments glowing into each other, a point joined to a digit'],
+    ['osscr-led-9328.png', ['932.8'], 'white-hot LED segments behind red glass'],
+    ['osscr-led-2501.png', ['2501'], 'a white LED whose unlit segments and colon show grey'],
+    ['rpi-ocr-lcd-22.3.png', ['22.3'], 'a bold LCD photographed at an angle'],
+    ['ssocr-multimeter-3.png', ['078.3'], 'a noisy multimeter LCD'],
+    ['font-lcd-bolditalic.png', ['-5.67'], 'italic digits and a minus sign'],
+    ['font-lcd-light-clock.png', ['12:45'], 'thin strokes and a colon'],
+    ['font-led-red-perspective.jpg', ['-12.5'], 'a glowing display seen in perspective'],
+    ['font-led-large.jpg', ['98.6'], 'digits 200 px high'],
+  ])('reads %s exactly: %s (%s)', async (file, values) => {
+    const texts = (await readFile7(corpusFile(file))).map((w) => w.text);
+    expect(texts.sort()).toEqual([...values].sort());
+  });
+
+  it('reads the independent corpus: 9 of the 11 values on photos of whole displays, 15 of 16 font-drawn, hardly a number that is not there, nothing on frames without a display', { timeout: 60_000 }, async () => {
+    const f = await runSevenSegCorpus();
+    const files = JSON.stringify(f.files);
+    expect([f.displays.total, f.fonts.total]).toEqual([11, 16]);
+    expect(f.displays.found, files).toBeGreaterThanOrEqual(9);
+    expect(f.fonts.found, files).toBeGreaterThanOrEqual(15);
+    // One value is read short: glare washes out the last two digits of font-lcd-glare.jpg, and 725.0 reads as 72.
+    expect(f.wrong, files).toBeLessThanOrEqual(1);
+    expect(f.phantoms, files).toBe(0);
   });
 
   it("puts its values in place of Tesseract's words on the display, and keeps every other word", () => {

@@ -228,7 +228,7 @@ export function wantsSegmentReader(mediaContent: MediaContent | undefined): bool
 }
 
 /** Tesseract words read at least this sure may be print rather than a display's digits misread (see withSegmentWords). */
-export const SURE_PRINT = 90;
+export const SURE_PRINT = 85;
 
 /** Letters Tesseract reads in place of segment digits, and the digit each stands for. */
 const DIGIT_LOOKALIKES: Record<string, string> = { O: '0', o: '0', D: '0', Q: '0', I: '1', l: '1', i: '1', '|': '1', '!': '1', Z: '2', z: '2', S: '5', s: '5', G: '6', b: '6', T: '7', B: '8', g: '9', q: '9' };
@@ -244,13 +244,18 @@ const printedWord = (w: TsvWord) => w.confidence >= 50 && (w.text.match(/\p{L}/g
 
 /**
  * Whether Tesseract's words at a display are print the segment reader took for segments: a word no display could show
- * (`"Multilines"`, read as `11`), or words all read surely (SURE_PRINT) that show other digits than the value (a
- * page's `100` read as `0.0`). Its guesses at segment digits show the same digits (`I2.O5` for `12.05`).
+ * (`"Multilines"`, read as `11`), or words all read surely (SURE_PRINT) that are clean numbers (a receipt's `5.60`,
+ * read as `560`) or show other digits than the value (a page's `100` read as `0.0`). Its guesses at segment digits
+ * mix in look-alike letters (`I2.O5` for `12.05`).
  */
 function printAt(there: TsvWord[], value: string): boolean {
   if (there.some(printedWord)) return true;
-  return there.length > 0 && there.every((w) => w.confidence >= SURE_PRINT) && digitsShown(there.map((w) => w.text).join('')) !== digitsShown(value);
+  if (there.length === 0 || !there.every((w) => w.confidence >= SURE_PRINT)) return false;
+  return there.every((w) => CLEAN_NUMBER.test(w.text)) || digitsShown(there.map((w) => w.text).join('')) !== digitsShown(value);
 }
+
+/** A number as print shows it: digits with their points, commas and colons, no look-alike letters. */
+const CLEAN_NUMBER = /^[-+]?\d[\d.,:]*%?$/;
 
 /**
  * Puts the segment reader's values among Tesseract's runs: Tesseract's words on a display give way to the value read
@@ -262,7 +267,8 @@ export function withSegmentWords(candidates: Candidate[], segments: SegmentWord[
   const words = candidates.flatMap((c) => c.words);
   const displays = segments
     .map((s) => ({ segment: s, area: grow(s.box, Math.round(s.box.height / 4), Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER) }))
-    .filter(({ segment, area }) => !printAt(words.filter((w) => on(w, area)), segment.text));
+    // Print is judged by the words on the display itself, not by a label beside it.
+    .filter(({ segment }) => !printAt(words.filter((w) => overlapShare(w.box, segment.box) > 0.5 || overlapShare(segment.box, w.box) > 0.5), segment.text));
   const kept = candidates
     .map((c) => ({ ...c, words: c.words.filter((w) => !displays.some(({ area }) => on(w, area))) }))
     .filter((c) => c.words.length > 0);
