@@ -40,8 +40,9 @@ export interface UploadState {
   /** Whether the seven-segment reader runs (by default on numerical uploads: wantsSegmentReader). */
   readSegments?: boolean;
   /**
-   * Told how many values the segment reader read, as soon as it has (before Tesseract): the upload's StepGate can let
-   * its waiting frames go on without waiting for this frame's passes.
+   * Told how many of the segment reader's values the frame kept: none at once when it read none, else once the
+   * frame's words are merged, since a value the reader took from print (printAt) does not count, and an upload of
+   * printed digits stops paying for the reader.
    */
   segmentsRead?: (values: number) => void;
   /**
@@ -371,7 +372,8 @@ async function readFrameText(
 ): Promise<FrameText> {
   const frame = await prepareFrame(image, { whiteThreshold: opts.whiteThreshold, maxPixels: opts.maxPixels });
   const segments = readSegments ? readSevenSegment({ width: frame.width, height: frame.height, bright: frame.brightPixels, grey: frame.greyPixels }) : [];
-  if (readSegments) segmentsRead?.(segments.length);
+  // No value read: the verdict is in at once, and the upload's frames waiting on it go on.
+  if (readSegments && segments.length === 0) segmentsRead?.(0);
   const keepValues = mediaContent === 'numerical';
   // The confidence floor is for texture read as words: on a page (a plain screen, or a frame mostly white, as a
   // photographed receipt is) the bare pass keeps every word Tesseract read, as Tesseract does (a receipt's
@@ -465,7 +467,9 @@ async function readFrameText(
       bareVerdicts = added.verdicts;
     }
   }
-  const detections = mergeLines(withSegmentWords(candidates, segments)).map(toDetection);
+  const withSegments = withSegmentWords(candidates, segments);
+  if (segments.length > 0) segmentsRead?.(segments.filter((s) => withSegments.some((c) => c.words.includes(s))).length);
+  const detections = mergeLines(withSegments).map(toDetection);
   return {
     detections,
     words: detections.flatMap((d) => d.words ?? []),

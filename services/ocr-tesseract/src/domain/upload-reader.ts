@@ -48,7 +48,6 @@ export class UploadReader {
       text = await recognizeFrame(await image, this.options, (pgm) => this.run(pgm, lang), frame.mediaContent, {
         memory,
         readSegments: segments?.run ?? false,
-        // The reader's verdict is in before Tesseract runs: the frames waiting on it go on at once.
         segmentsRead: (values) => segments?.close({ gained: values, lost: 0 }),
         readMask: async () => (mask = await this.maskGate.enter(frame.uploadId)).run,
         readBare: async () => (bare = await this.bareGate.enter(frame.uploadId)).run,
