@@ -125,8 +125,10 @@ export async function prepareFrame(image: Buffer, opts: { whiteThreshold: number
   let decoded: { data: Buffer; info: OutputInfo };
   let density: number | undefined;
   try {
-    density = (await sharp(image, { limitInputPixels: opts.maxPixels }).metadata()).density;
-    decoded = await sharp(image, { limitInputPixels: opts.maxPixels, failOn: 'error' }).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+    // One pipeline: its header gives the stated resolution, then it decodes.
+    const input = sharp(image, { limitInputPixels: opts.maxPixels, failOn: 'error' });
+    density = (await input.metadata()).density;
+    decoded = await input.removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
   } catch (err) {
     throw new FrameUnreadableError(err instanceof Error ? err.message : String(err));
   }

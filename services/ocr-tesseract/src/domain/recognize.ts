@@ -80,6 +80,9 @@ function overlapShare(a: Box, b: Box): number {
   return w > 0 && h > 0 ? (w * h) / Math.max(1, boxArea(a)) : 0;
 }
 
+/** Whether either box has more than `share` of it covered by the other. */
+const overlaps = (a: Box, b: Box, share: number) => overlapShare(a, b) > share || overlapShare(b, a) > share;
+
 /**
  * A line read from a crop, moved to where the crop sits in the frame. Its words' blocks move with it, or are left
  * out (`blocks: false`) where the crop's layout is not the frame's (rectangles stacked into one image).
@@ -132,7 +135,7 @@ export const SURE_OVER_PICTURE = 80;
 export function bareOverPicture(mask: Candidate[], bare: Candidate[]): { runs: Candidate[]; verdicts: StepVerdict } {
   const runs = bare.filter((b) => b.confidence >= SURE_OVER_PICTURE);
   const maskBoxes = mask.map(runBox);
-  const gained = runs.filter((b) => !maskBoxes.some((m) => overlapShare(runBox(b), m) > 0.5 || overlapShare(m, runBox(b)) > 0.5)).length;
+  const gained = runs.filter((b) => !maskBoxes.some((m) => overlaps(runBox(b), m, 0.5))).length;
   return { runs, verdicts: { gained, lost: 0 } };
 }
 
@@ -264,14 +267,13 @@ const CLEAN_NUMBER = /^[-+]?\d[\d.,:]*%?$/;
  */
 export function withSegmentWords(candidates: Candidate[], segments: SegmentWord[]): Candidate[] {
   if (segments.length === 0) return candidates;
-  const on = (w: TsvWord, d: Box) => overlapShare(w.box, d) > 0.3 || overlapShare(d, w.box) > 0.3;
   const words = candidates.flatMap((c) => c.words);
   const displays = segments
     .map((s) => ({ segment: s, area: grow(s.box, Math.round(s.box.height / 4), Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER) }))
     // Print is judged by the words on the display itself, not by a label beside it.
-    .filter(({ segment }) => !printAt(words.filter((w) => overlapShare(w.box, segment.box) > 0.5 || overlapShare(segment.box, w.box) > 0.5), segment.text));
+    .filter(({ segment }) => !printAt(words.filter((w) => overlaps(w.box, segment.box, 0.5)), segment.text));
   const kept = candidates
-    .map((c) => ({ ...c, words: c.words.filter((w) => !displays.some(({ area }) => on(w, area))) }))
+    .map((c) => ({ ...c, words: c.words.filter((w) => !displays.some(({ area }) => overlaps(w.box, area, 0.3))) }))
     .filter((c) => c.words.length > 0);
   return [...kept, ...displays.map(({ segment }) => ({ words: [segment], confidence: segment.confidence }))];
 }
