@@ -103,8 +103,8 @@ export interface CorpusBenchOptions {
   items: CorpusItem[];
   config: Config;
   /**
-   * The frame as the product stores it for OCR (frame-extraction's upright JPEG of an uploaded image or a decoded
-   * video frame), so the Basic engine reads what it reads in the product.
+   * The frame as the product stores it for OCR (frame-extraction's storedFrameOf: an uploaded image as stored, a
+   * video's frame as its JPEG), so the Basic engine reads what it reads in the product.
    */
   storedFrame: (image: Buffer, kind: CorpusItem['kind']) => Promise<Buffer>;
   /** Whether bare Tesseract reads the corpus too (the benchmark), or only the Basic engine (the accuracy test). */
