@@ -110,7 +110,16 @@ export async function completeUpload(ctx: UploadContext, userId: string, body: u
   if (!upload || upload.kind === 'local') throw uploadNotFound();
   if (upload.status !== 'uploading') return outcome(upload);
 
-  const sealed = await sealObjects(ctx, upload);
+  let sealed: SealedObjects;
+  try {
+    sealed = await sealObjects(ctx, upload);
+  } catch (err) {
+    // A call racing this one may have settled the upload meanwhile and removed the objects at the presigned keys,
+    // which this call was still copying: it then answers that outcome, as it would had it come a moment later.
+    const now = await findUpload(ctx.db, userId, uploadID);
+    if (now && now.status !== 'uploading') return outcome(now);
+    throw err;
+  }
   const bytes = sealed.sizes.reduce((sum, size) => sum + size, 0);
   let settled: UploadRecord;
   let won = false;
