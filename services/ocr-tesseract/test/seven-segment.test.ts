@@ -99,11 +99,21 @@ describe('the seven-segment reader', () => {
     expect(texts.sort()).toEqual([...values].sort());
   });
 
-  it('reads the independent corpus: 9 of the 11 values on photos of whole displays, 15 of 16 font-drawn, hardly a number that is not there, nothing on frames without a display', { timeout: 60_000 }, async () => {
+  // Blood pressure photos (cliffordlab/BPimageTranscribe), whose labels publish the two pressures; each once read wrong.
+  it.each([
+    ['clifford-bp-omron-3.jpg', ['106', '70'], ['-70', '101'], 'the stroke of a label left of the 70 is no minus sign; the 6, whose lying bars are too thick for the finest level, is not read there as a 1'],
+    ['clifford-bp-omron-4.jpg', ['117', '81'], [], 'the 7 of 117, one lying bar, does not set the digits\' height'],
+  ])('reads %s: %s, not %s (%s)', async (file, values, misreadings) => {
+    const texts = (await readFile7(corpusFile(file))).map((w) => w.text);
+    expect(texts).toEqual(expect.arrayContaining(values));
+    for (const wrong of misreadings) expect(texts).not.toContain(wrong);
+  });
+
+  it('reads the independent corpus: 27 of the 29 values on photos of whole displays, 15 of 16 font-drawn, hardly a number that is not there, nothing on frames without a display', { timeout: 60_000 }, async () => {
     const f = await runSevenSegCorpus();
     const files = JSON.stringify(f.files);
-    expect([f.displays.total, f.fonts.total]).toEqual([11, 16]);
-    expect(f.displays.found, files).toBeGreaterThanOrEqual(9);
+    expect([f.displays.total, f.fonts.total]).toEqual([29, 16]);
+    expect(f.displays.found, files).toBeGreaterThanOrEqual(27);
     expect(f.fonts.found, files).toBeGreaterThanOrEqual(15);
     // One value is read short: glare washes out the last two digits of font-lcd-glare.jpg, and 725.0 reads as 72.
     expect(f.wrong, files).toBeLessThanOrEqual(1);

@@ -17,6 +17,10 @@ export interface SevenSegItem {
   display: 'lcd' | 'led' | 'none';
   /** Set on a photo of one digit cut out of a display (a training set's crop), not of a whole display. */
   crop?: string;
+  /** Added after the reader was written, and measured before any rule was changed for it. */
+  heldOut?: boolean;
+  /** The display shows values its source does not publish (a monitor's pulse): other numbers read there are not judged. */
+  partialTruth?: boolean;
   truth: string[];
 }
 
@@ -27,6 +31,8 @@ export interface SevenSegCorpusFigures {
   photos: SegmentTally;
   /** The photos of whole displays (single-digit crops left out: the reader does not read a lone digit). */
   displays: SegmentTally;
+  /** Those of them added after the reader was written (`heldOut`). */
+  heldOut: SegmentTally;
   fonts: SegmentTally;
   /** Words the reader returned that no display of their frame shows (misreadings and phantoms), and those on frames without a display. */
   wrong: number;
@@ -51,6 +57,7 @@ export async function runSevenSegCorpus(manifestPath = SEVENSEG_MANIFEST): Promi
   const byDisplay: Record<string, SegmentTally> = {};
   const photos = { found: 0, total: 0 };
   const displays = { found: 0, total: 0 };
+  const heldOut = { found: 0, total: 0 };
   const fonts = { found: 0, total: 0 };
   const files: SevenSegCorpusFigures['files'] = [];
   let wrong = 0;
@@ -65,19 +72,19 @@ export async function runSevenSegCorpus(manifestPath = SEVENSEG_MANIFEST): Promi
     const read = [...wordsOf(words.map((w) => w.text).join(' '))];
     files.push({ file: item.file, truth: item.truth, read });
     if (item.set === 'negative') phantoms += read.length;
-    else wrong += read.filter((w) => !item.truth.includes(w)).length;
+    else if (!item.partialTruth) wrong += read.filter((w) => !item.truth.includes(w)).length;
     for (const value of item.truth) {
       const hit = read.includes(value);
       add(bySource, item.source.repo, hit);
       add(byDisplay, `${item.set} ${item.display}`, hit);
-      const whole = item.crop ? [] : [displays];
+      const whole = item.crop ? [] : item.heldOut ? [displays, heldOut] : [displays];
       for (const tally of item.set === 'font' ? [fonts] : [photos, ...whole]) {
         tally.total++;
         if (hit) tally.found++;
       }
     }
   }
-  return { bySource, byDisplay, photos, displays, fonts, wrong, phantoms, readerMsPerFrame: Math.round((cpuMs / manifest.items.length) * 10) / 10, files };
+  return { bySource, byDisplay, photos, displays, heldOut, fonts, wrong, phantoms, readerMsPerFrame: Math.round((cpuMs / manifest.items.length) * 10) / 10, files };
 }
 
 const pct = (t: SegmentTally) => `${t.total ? ((t.found / t.total) * 100).toFixed(1) : '0.0'}%`;
@@ -85,7 +92,7 @@ const pct = (t: SegmentTally) => `${t.total ? ((t.found / t.total) * 100).toFixe
 /** The corpus figures as lines for `npm run bench`. */
 export function printSevenSegCorpus(f: SevenSegCorpusFigures, print: (line: string) => void = console.log): void {
   print('\nSeven-segment corpus (bench/corpus/sevenseg: public photos and font-drawn displays), the segment reader alone');
-  print(`    photos      ${pct(f.photos)} of ${f.photos.total} values; of whole displays ${pct(f.displays)} of ${f.displays.total}`);
+  print(`    photos      ${pct(f.photos)} of ${f.photos.total} values; of whole displays ${pct(f.displays)} of ${f.displays.total} (added after the reader was written: ${pct(f.heldOut)} of ${f.heldOut.total})`);
   print(`    fonts       ${pct(f.fonts)} of ${f.fonts.total} values (target >= 90% on photos and on fonts)`);
   for (const [key, t] of Object.entries(f.byDisplay).sort()) print(`    ${key.padEnd(11)} ${pct(t)} of ${t.total}`);
   for (const [key, t] of Object.entries(f.bySource).sort()) print(`    ${key.padEnd(36)} ${pct(t)} of ${t.total}`);

@@ -481,9 +481,13 @@ function placesOf(cell: Cell, lean: Lean, top: number, height: number): Set<stri
 
 const glyphOf = (places: Iterable<string>) => GLYPHS.get([...places].sort().join(''));
 
-/** A cell's top and bottom from its lying bars only (a to d in a framed digit), and from all of its bars. */
+/**
+ * A cell's top and bottom from its lying bars only (a to d in a framed digit; none unless it has two, a 7's or a 4's
+ * one lying bar frames nothing), and from all of its bars.
+ */
 function spanOf(c: Cell): { x: number; top: number; bottom: number; lyingTop: number; lyingBottom: number } {
   const lying = c.bars.filter((b) => !b.upright);
+  if (lying.length === 1) lying.pop();
   return {
     x: (c.left + c.right) / 2,
     top: Math.min(...c.bars.map((b) => b.blob.top)),
@@ -616,7 +620,19 @@ function digitSized(c: Cell, band: Band, stroke: number): boolean {
   return cellTop >= top - stroke && cellBottom <= top + height + stroke;
 }
 
-/** Whether a cell is one lying bar at mid-height: a minus sign when it leads. */
+/**
+ * Whether the leading cell `c` is a minus sign before the digits `rest`: one lying bar at mid-height, standing about
+ * where one more digit would (right edges compared: a 1 stands at its cell's right); a label's stroke further off is
+ * no sign.
+ */
+function isMinusBefore(c: Cell, rest: Cell[], band: Band): boolean {
+  if (!isMinus(c, band)) return false;
+  const rights = rest.map((d) => d.right);
+  const pitch = rights.length > 1 ? median(rights.slice(1).map((r, i) => r - rights[i]!)) : 0.7 * band(c.right).height;
+  return rights[0]! - c.right <= 1.5 * pitch;
+}
+
+/** Whether a cell is one lying bar at mid-height. */
 function isMinus(c: Cell, band: Band): boolean {
   if (c.bars.length !== 1 || c.bars[0]!.upright) return false;
   const { top, height } = band((c.left + c.right) / 2);
@@ -709,7 +725,8 @@ function readRow(candidates: Bar[], allDots: Dot[], image: Omit<Lit, 'level'> & 
   // What stands beside the digits and is not digit-sized (a unit, the edge of the glass) is not read.
   while (cells.length && !digitSized(cells[cells.length - 1]!, band, stroke)) cells.pop();
   while (cells.length && !digitSized(cells[0]!, band, stroke) && !isMinus(cells[0]!, band)) cells.shift();
-  const minus = cells.length > 1 && isMinus(cells[0]!, band) ? cells.shift()! : undefined;
+  if (cells.length > 1 && isMinus(cells[0]!, band) && !isMinusBefore(cells[0]!, cells.slice(1), band)) cells.shift();
+  const minus = cells.length > 1 && isMinusBefore(cells[0]!, cells.slice(1), band) ? cells.shift()! : undefined;
   // A lone cell is not read (a box or a frame has the bars of a 0), nor a row of 1s (the gaps between letters of a word).
   if (cells.length < 2 || cells.every((c) => c.bars.every((b) => b.upright))) return undefined;
   const digits = cells.map((c) => {
@@ -835,11 +852,16 @@ function readLit(pixels: Uint8Array, width: number, height: number, scratch: Scr
   const labels = scratch.labels.subarray(0, width * height).fill(0);
   const found = blobsOf(litMask(pixels, width, height, scratch), width, labels).filter((b) => b.count >= 4 && bh(b) < 0.9 * height && bw(b) < 0.9 * width);
   const blobs = found.flatMap((b) => (mayBeJoined(b) && !barOf(b) && !isDot(b) ? refine(b, pixels, width, labels) : [b]));
-  const bars = blobs.flatMap((b) => barOf(b) ?? []).filter((b) => b.thickness <= MAX_STROKE);
+  const all = blobs.flatMap((b) => barOf(b) ?? []);
+  const bars = all.filter((b) => b.thickness <= MAX_STROKE);
   for (const bar of bars) bar.level = levelOf(bar, pixels, width, height);
   if (bars.length < 3) return [];
   const dots = blobs.filter(isDot).map((blob) => ({ blob, level: pixels[Math.round(blob.my) * width + Math.round(blob.mx)]! }));
-  return rowsOf(bars).flatMap((row) => (row.length >= 3 ? (readRow(row, dots, { pixels, mask: scratch.mask, width, height, ghosts }) ?? []) : []));
+  // A value with bars too thick for this level among its digits (a 6 whose lying bars were left out reads as a 1) is
+  // read on a halved copy.
+  const thick = all.filter((b) => b.thickness > MAX_STROKE);
+  const holdsThick = (w: SegmentWord) => thick.some((b) => b.blob.mx >= w.box.left && b.blob.mx < w.box.left + w.box.width && b.blob.my >= w.box.top && b.blob.my < w.box.top + w.box.height);
+  return rowsOf(bars).flatMap((row) => (row.length >= 3 ? (readRow(row, dots, { pixels, mask: scratch.mask, width, height, ghosts }) ?? []) : [])).filter((w) => !holdsThick(w));
 }
 
 /** The frame's pixels the reader looks at: each pixel's brightest channel and its grey. */
