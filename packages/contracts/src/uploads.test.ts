@@ -89,6 +89,14 @@ describe('POST /getUploadURL body', () => {
     expect(issues({ ...video, targetFrameRate: 1 / 7 })[0]).toMatch(/^targetFrameRate: targetFrameRate must be 1 \/ one of the interval choices/);
   });
 
+  it('stops at the first refused number: one issue, and no frame count worked out from it', () => {
+    expect(issues({ ...video, duration: -1 })).toEqual(['duration: duration must be the length of the video in seconds, above 0']);
+    expect(issues({ ...video, mediaContent: 'presentation', duration: -1 })).toEqual(['duration: duration must be the length of the video in seconds, above 0']);
+    expect(issues({ ...video, targetFrameRate: 0 })).toEqual(['targetFrameRate: targetFrameRate must be above 0']);
+    expect(issues({ ...video, targetFrameRate: 1e308 })).toHaveLength(1);
+    expect(issues({ ...video, size: 1e308 })).toEqual(['size: size must be the file size in bytes, a whole number above 0']);
+  });
+
   it('refuses equal original and target languages in captions mode only', () => {
     const captions = { ...video, mediaContent: 'captions', originalLanguage: 'en', targetLanguage: 'en' };
     expect(issues(captions)).toEqual(['targetLanguage: Ensure original and target languages are not equal.']);
@@ -160,5 +168,12 @@ describe('POST /logLocalUpload body', () => {
   it('refuses more than 200 frames and ids without the local- prefix', () => {
     expect(logLocalUploadRequestSchema.safeParse({ ...local, duration: 1001 }).success).toBe(false);
     expect(logLocalUploadRequestSchema.safeParse({ ...local, uploadID: 'abc' }).success).toBe(false);
+  });
+
+  it('stops at the first refused number: one issue, and no frame count worked out from it', () => {
+    for (const bad of [{ duration: -1 }, { duration: 0 }, { targetFrameRate: -1 }, { targetFrameRate: 5e-324 }]) {
+      const result = logLocalUploadRequestSchema.safeParse({ ...local, ...bad });
+      expect(result.success ? [] : result.error.issues, JSON.stringify(bad)).toHaveLength(1);
+    }
   });
 });

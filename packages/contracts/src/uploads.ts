@@ -44,13 +44,23 @@ export function intervalFromFrameRate(fps: number, choices: readonly number[] = 
   return choices.find((interval) => Math.abs(interval * fps - 1) < 1e-6);
 }
 
+/**
+ * Validation stops at the first problem: a refinement given this runs only when every check before it passed. Zod
+ * runs refinements after a failed range check by default, and frameCount throws on the values those checks refuse.
+ */
+const ONCE_VALID = { when: (payload: { issues: readonly unknown[] }) => payload.issues.length === 0 };
+
 function frameRateSchema(choices: readonly number[]) {
   const list = choices.join(', ');
   return z
     .number({ error: `targetFrameRate must be frames per second (1 / the interval in seconds), the interval one of ${list}` })
     .positive('targetFrameRate must be above 0')
-    .refine((fps) => intervalFromFrameRate(fps, choices) !== undefined, `targetFrameRate must be 1 / one of the interval choices in seconds: ${list}`);
+    .refine((fps) => intervalFromFrameRate(fps, choices) !== undefined, { message: `targetFrameRate must be 1 / one of the interval choices in seconds: ${list}`, ...ONCE_VALID });
 }
+
+const SIZE_RULE = 'size must be the file size in bytes, a whole number above 0';
+/** A file's size as the browser reports it. */
+const fileSizeSchema = z.number({ error: SIZE_RULE }).int(SIZE_RULE).positive(SIZE_RULE);
 
 export const frameRateForIntervalsSchema = frameRateSchema(FRAME_INTERVALS);
 export const localFrameRateSchema = frameRateSchema(LOCAL_SCAN_INTERVALS);
@@ -85,7 +95,7 @@ export const photoFileSchema = z.object({
   name: z.string({ error: 'each file needs its name' }).min(1, 'each file needs its name').max(255, 'file names are at most 255 characters'),
   type: z.enum(IMAGE_MIME_TYPES, { error: 'Ensure multiple uploads are all photos and either .png or .jpeg.' }),
   lastModified: z.number({ error: 'each file needs lastModified, in ms since the epoch' }).int().nonnegative(),
-  size: z.number().int().positive().optional(),
+  size: fileSizeSchema.optional(),
 });
 export type PhotoFile = z.infer<typeof photoFileSchema>;
 
@@ -113,7 +123,7 @@ export const videoUploadRequestSchema = z.object({
   targetFrameRate: frameRateForIntervalsSchema.default(DEFAULT_FRAME_RATE),
   duration: z.number({ error: 'duration must be the length of the video in seconds' }).positive('duration must be the length of the video in seconds, above 0'),
   fileName: z.string().min(1).max(255).optional(),
-  size: z.number().int().positive().optional(),
+  size: fileSizeSchema.optional(),
   timestamps: z.array(z.unknown()).max(0, 'a source video carries no timestamps; send kind "frames" to upload frames cut in the browser').nullish(),
   sortPreference: noSort,
   ...commonRequestFields,
@@ -231,7 +241,7 @@ export const getUploadUrlRequestSchema = z
         ctx.addIssue({ code: 'custom', path: ['timestamps'], message: `send one timestamp per photo: ${req.files.length} files but ${req.timestamps.length} timestamps` });
       }
     }
-  })
+  }, ONCE_VALID)
   .transform((req) => {
     const slideDetection = detectsSlides(req);
     if (req.kind === 'photos') return { ...req, slideDetection, timestamps: req.timestamps ?? req.files.map((f) => f.lastModified) };
@@ -402,7 +412,7 @@ export const logLocalUploadRequestSchema = z
         message: `Whoa that's a lot of frames: ${frames}, and local OCR takes at most ${LOCAL_MAX_FRAMES}. Choose a longer interval or a shorter video.`,
       });
     }
-  });
+  }, ONCE_VALID);
 export type LogLocalUploadRequest = z.input<typeof logLocalUploadRequestSchema>;
 
 export const logLocalUploadResponseSchema = z.object({

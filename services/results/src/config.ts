@@ -67,6 +67,11 @@ export const configSchema = serviceConfig({
   WEBHOOK_MAX_DELAY_MS: z.coerce.number().int().min(10).default(3 * 3_600_000),
   /** A delivery still failing this long after its event is given up and shown as failed. */
   WEBHOOK_GIVE_UP_MS: z.coerce.number().int().min(100).default(24 * 3_600_000),
+  /**
+   * Test events a person may send a minute, over all their webhooks: each is a request our servers make to an address
+   * they chose, so the button cannot be turned into a flood. Past it, 429 with Retry-After.
+   */
+  WEBHOOK_TEST_EVENTS_PER_MINUTE: z.coerce.number().int().min(1).default(5),
   /** Finished deliveries are kept this many days for the Account page, then the retention job removes them. */
   WEBHOOK_HISTORY_DAYS: z.coerce.number().int().min(1).default(30),
 });

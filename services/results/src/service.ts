@@ -22,18 +22,20 @@ export interface ResultsServiceOptions {
   makeDemoVideo?: DemoVideoMaker;
   /** Receives the use-case context once built (tests run the scheduled jobs through it). */
   onContext?: (ctx: ResultsContext) => void;
+  /** Resolves webhook host names; the system's resolver by default. */
+  resolveHost?: ResultsContext['resolveHost'];
 }
 
-function contextOf(config: ResultsConfig, deps: ServiceDeps<ResultsConfig>): ResultsContext {
+function contextOf(config: ResultsConfig, deps: ServiceDeps<ResultsConfig>, resolveHost: ResultsContext['resolveHost']): ResultsContext {
   if (!deps.storage) throw new Error('results needs the object store');
   const uploadService = httpUploadServiceClient({ baseUrl: config.UPLOAD_URL, timeoutMs: config.UPLOAD_TIMEOUT_MS, logger: deps.logger, credentials: deps.auth.workloads });
-  return { config, db: deps.db, storage: deps.storage, logger: deps.logger, metrics: deps.metrics, uploadService };
+  return { config, db: deps.db, storage: deps.storage, logger: deps.logger, metrics: deps.metrics, uploadService, resolveHost };
 }
 
 /** The results service as the kit runs it: consumers, the endpoints, the scheduled jobs (retention, purge, watchdog, webhook delivery) and the demo seed. */
 export function resultsService(config: ResultsConfig, opts: ResultsServiceOptions = {}): ServiceDefinition<ResultsConfig> {
   let ctx: ResultsContext | undefined;
-  const context = (deps: ServiceDeps<ResultsConfig>) => (ctx ??= contextOf(config, deps));
+  const context = (deps: ServiceDeps<ResultsConfig>) => (ctx ??= contextOf(config, deps, opts.resolveHost));
   return {
     name: opts.name ?? 'results',
     // The upload service answers results by this name, whatever its queue is called.

@@ -38,7 +38,7 @@ export interface TestResults {
 }
 
 /** The results service in-process on a schema, queue and exchange of its own, with an fs store in a temp folder. */
-export async function startResults(env: Record<string, string> = {}, opts: Pick<ResultsServiceOptions, 'makeDemoVideo'> = {}, watch: string[] = ['upload.processed.v1']): Promise<TestResults> {
+export async function startResults(env: Record<string, string> = {}, opts: Pick<ResultsServiceOptions, 'makeDemoVideo' | 'resolveHost'> = {}, watch: string[] = ['upload.processed.v1']): Promise<TestResults> {
   let ctx: ResultsContext | undefined;
   const uploadService = new FakeUploadService();
   await uploadService.start();
@@ -49,7 +49,7 @@ export async function startResults(env: Record<string, string> = {}, opts: Pick<
     env: { DEMO_SEED: 'false', WATCHDOG_INTERVAL_MS: '3600000', PURGE_INTERVAL_MS: '3600000', UPLOAD_URL: uploadService.url, ...env },
     watch,
     define: (config, t) =>
-      resultsService(config, { name: t.name, dbSchema: t.schema, logger: t.logger, onContext: (c) => (ctx ??= c), makeDemoVideo: opts.makeDemoVideo }),
+      resultsService(config, { name: t.name, dbSchema: t.schema, logger: t.logger, onContext: (c) => (ctx ??= c), makeDemoVideo: opts.makeDemoVideo, resolveHost: opts.resolveHost }),
   });
 
   const deliver = async <T extends EventType>(type: T, data: EventData<T>) => {

@@ -7,17 +7,22 @@ import { deliverDueWebhooks } from '../src/domain/webhooks.js';
 import { completed, extracted } from './fixtures.js';
 import { startResults, type TestResults } from './helpers.js';
 import { signatureIsValid, startReceiver } from './support/receiver.js';
+import { ScriptedDns } from './support/scripted-dns.js';
 
 // Webhooks against real receivers (local HTTP servers). The tests run the delivery loop's passes themselves, with a
 // clock they choose instead of waiting for backoff.
 let results: TestResults;
+/** The service's DNS: names a test scripts answer what it says; every other name resolves as usual. */
+const dns = new ScriptedDns();
+/** A public address (example.com's): the scripted names answer it where they are to pass the check. */
+const PUBLIC = '93.184.216.34';
 const ENV = { WEBHOOK_LOCAL_HOSTS: '127.0.0.1', WEBHOOK_INTERVAL_MS: '3600000', WEBHOOK_RETRY_BASE_MS: '50', WEBHOOK_TIMEOUT_MS: '1000' };
 let n = 0;
 const newUser = () => `webhook-user-${Date.now()}-${(n += 1)}`;
 const later = (ms: number) => ({ now: () => new Date(Date.now() + ms) });
 
 beforeAll(async () => {
-  results = await startResults(ENV);
+  results = await startResults(ENV, { resolveHost: dns.resolve });
 });
 afterAll(async () => {
   await results?.stop();
@@ -62,6 +67,31 @@ describe('registering a webhook', () => {
     const res = await results.post('/api/webhooks', { url }, newUser());
     expect(res.status).toBe(400);
     expect(res.body.error.message).toContain(reason);
+  });
+
+  // Issue 29: each IPv6 form that carries an IPv4 address, written in the URL, is judged by that IPv4 address.
+  it.each([
+    ['IPv4-compatible', 'https://[::127.0.0.1]/hook', '(::7f00:1, which carries 127.0.0.1)'],
+    ['IPv4-compatible, in hex', 'https://[::7f00:1]/hook', '(::7f00:1, which carries 127.0.0.1)'],
+    ['IPv4-mapped', 'https://[::ffff:127.0.0.1]/hook', '(::ffff:7f00:1, which carries 127.0.0.1)'],
+    ['IPv4-translated', 'https://[::ffff:0:127.0.0.1]/hook', '(::ffff:0:7f00:1, which carries 127.0.0.1)'],
+    ['6to4', 'https://[2002:7f00:1::]/hook', '(2002:7f00:1::, which carries 127.0.0.1)'],
+    ['6to4 to the metadata service', 'https://[2002:a9fe:a9fe::1]/hook', '(2002:a9fe:a9fe::1, which carries 169.254.169.254)'],
+    ['Teredo (refused whole)', 'https://[2001:0:808:808::f7f7:fbfb]/hook', '(2001:0:808:808::f7f7:fbfb)'],
+    ['NAT64', 'https://[64:ff9b::127.0.0.1]/hook', '(64:ff9b::7f00:1, which carries 127.0.0.1)'],
+    ['local-use NAT64 (refused whole)', 'https://[64:ff9b:1::808:808]/hook', '(64:ff9b:1::808:808)'],
+    ['ISATAP', 'https://[2606:4700::5efe:7f00:1]/hook', '(2606:4700::5efe:7f00:1, which carries 127.0.0.1)'],
+  ])('refuses an %s address with a 400 that names it', async (_form, url, named) => {
+    const res = await results.post('/api/webhooks', { url }, newUser());
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'webhooks/refused-url', message: expect.stringContaining(`private or reserved address ${named}`) });
+  });
+
+  it('refuses a name that resolves to a public address and, after it, to 127.0.0.1 in its IPv6 form', async () => {
+    dns.script('two-faced.test', [PUBLIC, '::ffff:127.0.0.1']);
+    const res = await results.post('/api/webhooks', { url: 'https://two-faced.test/hook' }, newUser());
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toBe('two-faced.test points at a private or reserved address (::ffff:127.0.0.1, which carries 127.0.0.1); webhooks go to public addresses only');
   });
 
   it('allows a few webhooks per person, and needs a signed-in person', async () => {
@@ -180,6 +210,44 @@ describe('delivering events', () => {
     }
   });
 
+  it('asks DNS once per attempt and connects to the address it vetted, not to what the name answers next', async () => {
+    // A receiver on 127.0.0.1, where the name points once it has been vetted (DNS rebinding between check and connect).
+    const receiver = await startReceiver();
+    try {
+      dns.script('rebinding.test', [PUBLIC], [PUBLIC], ['127.0.0.1']);
+      const user = newUser();
+      const { webhook } = await register(user, `https://rebinding.test:${receiver.port}/hook`);
+      expect(dns.asked('rebinding.test')).toBe(1);
+      await results.post(`/api/webhooks/${webhook.id}/test`, {}, user);
+      await deliverDueWebhooks(results.ctx);
+      // One more question, at the attempt's check; the connection went to that answer, which is not the receiver.
+      expect(dns.asked('rebinding.test')).toBe(2);
+      expect(receiver.connections).toBe(0);
+      expect((await results.get('/api/webhooks', user)).body.deliveries[0]).toMatchObject({ status: 'pending', attempts: 1, responseStatus: null });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('sends nothing when the name answers 127.0.0.1 among its addresses at the attempt', async () => {
+    const receiver = await startReceiver();
+    try {
+      dns.script('rebound.test', [PUBLIC], [PUBLIC, '127.0.0.1']);
+      const user = newUser();
+      const { webhook } = await register(user, `https://rebound.test:${receiver.port}/hook`);
+      await results.post(`/api/webhooks/${webhook.id}/test`, {}, user);
+      await deliverDueWebhooks(results.ctx);
+      expect(receiver.connections).toBe(0);
+      expect((await results.get('/api/webhooks', user)).body.deliveries[0]).toMatchObject({
+        status: 'pending',
+        responseStatus: null,
+        responseExcerpt: 'not sent: rebound.test points at a private or reserved address (127.0.0.1); webhooks go to public addresses only',
+      });
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('sends a delivery again, with the same id, when the process sending it is killed mid-delivery', async () => {
     let release: () => void = () => {};
     const arrived = new Promise<void>((resolve) => (release = resolve));
@@ -215,6 +283,39 @@ describe('delivering events', () => {
     } finally {
       await receiver.close();
     }
+  });
+});
+
+describe('test events', () => {
+  it('are capped per person: past 5 a minute, 429 with Retry-After and a message that says how long to wait', async () => {
+    const user = newUser();
+    const { webhook } = await register(user, 'http://127.0.0.1:9/hook');
+    for (let i = 0; i < 5; i += 1) expect((await results.post(`/api/webhooks/${webhook.id}/test`, {}, user)).status).toBe(202);
+    const refused = await results.post(`/api/webhooks/${webhook.id}/test`, {}, user);
+    expect(refused.status).toBe(429);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(refused.body.error).toEqual({
+      code: 'webhooks/test-rate-limited',
+      message: `You can send at most 5 test events a minute. Wait ${retryAfter} s and try again.`,
+      details: { retryAfterSeconds: retryAfter },
+      correlationId: expect.any(String),
+    });
+    // Nothing was queued for the refused one.
+    expect((await results.get('/api/webhooks', user)).body.deliveries).toHaveLength(5);
+  });
+
+  it('count per person, not per webhook: adding the webhook again does not reset them, and others are not held back', async () => {
+    const user = newUser();
+    const first = await register(user, 'http://127.0.0.1:9/hook');
+    for (let i = 0; i < 5; i += 1) expect((await results.post(`/api/webhooks/${first.webhook.id}/test`, {}, user)).status).toBe(202);
+    expect((await results.service.request('DELETE', `/api/webhooks/${first.webhook.id}`, { user })).status).toBe(204);
+    const again = await register(user, 'http://127.0.0.1:9/hook');
+    expect((await results.post(`/api/webhooks/${again.webhook.id}/test`, {}, user)).status).toBe(429);
+    const other = newUser();
+    const theirs = await register(other, 'http://127.0.0.1:9/hook');
+    expect((await results.post(`/api/webhooks/${theirs.webhook.id}/test`, {}, other)).status).toBe(202);
   });
 });
 
@@ -277,8 +378,11 @@ describe('upload events', () => {
     await results.deliver('user.deleted.v1', { uid: '5f1d7a0e-2c4b-4a57-9a0e-1b2c3d4e5f60', deletedAt: new Date().toISOString() });
     expect(await results.db('webhooks').where({ user_id: user }).count()).toEqual([{ count: 1 }]);
     const uid = crypto.randomUUID();
-    await results.post('/api/webhooks', { url: 'http://127.0.0.1:9/hook' }, uid);
+    const { webhook } = await register(uid, 'http://127.0.0.1:9/hook');
+    expect((await results.post(`/api/webhooks/${webhook.id}/test`, {}, uid)).status).toBe(202);
     await results.deliver('user.deleted.v1', { uid, deletedAt: new Date().toISOString() });
     expect(await results.db('webhooks').where({ user_id: uid }).count()).toEqual([{ count: 0 }]);
+    // The record of their test events goes too.
+    expect(await results.db('webhook_test_sends').where({ user_id: uid }).count()).toEqual([{ count: 0 }]);
   });
 });

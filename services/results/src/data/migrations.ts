@@ -171,5 +171,18 @@ export const resultsMigrations: Migration[] = [
       await db.raw(`create index webhook_deliveries_due on webhook_deliveries (next_attempt_at) where status = 'pending'`);
     },
   },
+  {
+    // When each person sent their recent test events, for the per-person cap (WEBHOOK_TEST_EVENTS_PER_MINUTE). Kept
+    // apart from the deliveries, which go with their webhook: deleting one and adding it again does not reset the count.
+    name: '0008_results_webhook_test_sends',
+    async up(db) {
+      await db.schema.createTable('webhook_test_sends', (t) => {
+        t.bigIncrements('id');
+        t.string('user_id', 128).notNullable();
+        t.timestamp('sent_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.index(['user_id', 'sent_at']);
+      });
+    },
+  },
 ];
 

@@ -1,6 +1,7 @@
 import type { Knex, Logger, ObjectStorage, ServiceMetrics } from '@frametext/service-kit';
 import type { ResultsConfig } from '../config.js';
 import type { UploadServiceClient } from '../data/upload-service-client.js';
+import type { HostResolver } from '../webhooks/destination.js';
 
 /** What the results use cases work with. */
 export interface ResultsContext {
@@ -12,6 +13,8 @@ export interface ResultsContext {
   uploadService: UploadServiceClient;
   /** Upload processing times are recorded here (absent in use-case tests without a running service). */
   metrics?: Pick<ServiceMetrics, 'uploadStageDuration'>;
+  /** Resolves webhook host names; the system's resolver when absent (tests script DNS answers with it). */
+  resolveHost?: HostResolver;
 }
 
 /** Every object of an upload lives under this folder. */

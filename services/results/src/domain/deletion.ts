@@ -1,4 +1,5 @@
 import { deleteWebhooksOf } from '../data/webhooks.js';
+import { forgetTestSendsOf } from '../data/webhook-test-sends.js';
 import { DEMO_UPLOAD_ID, type DeleteUploadsResponse, type EventData } from '@frametext/contracts';
 import { enqueueEvent, type Knex } from '@frametext/service-kit';
 import { forgetDeletedUploadsOf, rememberDeletedUpload } from '../data/deleted-uploads.js';
@@ -70,6 +71,7 @@ export async function deleteAccountUploads(ctx: ResultsContext, scope: HandlerSc
   // Their work on their own uploads went with the uploads; their work on the demo goes now.
   await forgetKeptWorkOf(scope.trx, data.uid);
   await deleteWebhooksOf(scope.trx, data.uid);
+  await forgetTestSendsOf(scope.trx, data.uid);
   const ids = uploads.map((u) => u.id);
   if (ids.length > 0) scope.afterCommit(() => purgeNow(ctx, ids));
   scope.log.info({ userId: data.uid, uploads: ids, firstTime }, 'account deleted: its uploads are deleted');

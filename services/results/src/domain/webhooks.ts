@@ -27,11 +27,13 @@ import {
   type DeliveryRow,
   type WebhookRow,
 } from '../data/webhooks.js';
+import { deleteTestSendsOutsideWindow } from '../data/webhook-test-sends.js';
 import { retryDelayMs } from '../webhooks/backoff.js';
 import { checkDestination, checkRegisteredUrl, RefusedDestination, type DestinationPolicy } from '../webhooks/destination.js';
 import { postJson, type PostOutcome } from '../webhooks/post.js';
 import { newWebhookSecret, signatureHeader } from '../webhooks/signature.js';
 import type { ResultsContext } from './context.js';
+import { spendTestEvent } from './webhook-test-cap.js';
 
 /** How many recent deliveries the Account page lists. */
 const RECENT_DELIVERIES = 20;
@@ -39,7 +41,7 @@ const RECENT_DELIVERIES = 20;
 const BATCH = 20;
 
 function policyOf(ctx: ResultsContext): DestinationPolicy {
-  return { localHosts: ctx.config.WEBHOOK_LOCAL_HOSTS, appUrl: ctx.config.APP_URL };
+  return { localHosts: ctx.config.WEBHOOK_LOCAL_HOSTS, appUrl: ctx.config.APP_URL, resolve: ctx.resolveHost };
 }
 
 function toWebhook(row: WebhookRow): Webhook {
@@ -92,13 +94,20 @@ function eventBody(id: string, type: WebhookEventType, data: WebhookEvent['data'
   return JSON.stringify(event);
 }
 
-/** Queues a webhook.test event for one of the person's webhooks; the delivery loop sends it like any other. */
-export async function sendTestEvent(ctx: ResultsContext, userId: string, id: string): Promise<WebhookDelivery> {
-  const webhook = await findWebhook(ctx.db, userId, id);
-  if (!webhook) throw notFound('webhooks/not-found', 'There is no such webhook on your account.');
-  const eventId = randomUUID();
+/**
+ * Queues a webhook.test event for one of the person's webhooks; the delivery loop sends it like any other. At most
+ * WEBHOOK_TEST_EVENTS_PER_MINUTE a person (spendTestEvent: 429, with `onRefused` told the wait in seconds).
+ */
+export async function sendTestEvent(ctx: ResultsContext, userId: string, id: string, onRefused: (retryAfterSeconds: number) => void = () => {}): Promise<WebhookDelivery> {
   const deliveryId = randomUUID();
-  await insertDelivery(ctx.db, { id: deliveryId, webhook_id: webhook.id, event_id: eventId, event_type: 'webhook.test', payload: eventBody(eventId, 'webhook.test', null) });
+  await ctx.db.transaction(async (trx) => {
+    await lockWebhooksOf(trx, userId);
+    const webhook = await findWebhook(trx, userId, id);
+    if (!webhook) throw notFound('webhooks/not-found', 'There is no such webhook on your account.');
+    await spendTestEvent(ctx, trx, userId, onRefused);
+    const eventId = randomUUID();
+    await insertDelivery(trx, { id: deliveryId, webhook_id: webhook.id, event_id: eventId, event_type: 'webhook.test', payload: eventBody(eventId, 'webhook.test', null) });
+  });
   return toDelivery((await findDelivery(ctx.db, deliveryId))!);
 }
 
@@ -187,7 +196,8 @@ export async function deliverDueWebhooks(ctx: ResultsContext, clock: DeliveryClo
   }
 }
 
-/** Retention of the delivery history: finished deliveries older than WEBHOOK_HISTORY_DAYS go. */
+/** Retention of the delivery history: finished deliveries older than WEBHOOK_HISTORY_DAYS go, and test events that no longer count. */
 export async function forgetOldDeliveries(ctx: ResultsContext, now: Date = new Date()): Promise<number> {
+  await deleteTestSendsOutsideWindow(ctx.db);
   return deleteFinishedDeliveriesBefore(ctx.db, new Date(now.getTime() - ctx.config.WEBHOOK_HISTORY_DAYS * 86_400_000));
 }

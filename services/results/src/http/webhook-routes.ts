@@ -30,7 +30,7 @@ export function webhookRoutes(ctx: ResultsContext): Router {
 
   router.post('/webhooks/:id/test', async (req, res) => {
     const userId = await requireUserId(req);
-    res.status(202).json(await sendTestEvent(ctx, userId, webhookIdParam(req)));
+    res.status(202).json(await sendTestEvent(ctx, userId, webhookIdParam(req), (seconds) => res.setHeader('retry-after', String(seconds))));
   });
 
   return router;

@@ -1,11 +1,14 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { badRequest } from '@frametext/service-kit';
+import { ipv4Inside, ipv6Groups } from './ipv6-forms.js';
 
 /*
- * Where a webhook may point (SSRF). A URL is checked when it is registered and again before every attempt, after
- * DNS resolution: the attempt then connects to the very address that was checked (see post.ts), so a name that
- * resolves to a public address at registration and to 127.0.0.1 later (DNS rebinding) is refused at that moment.
+ * Where a webhook may point (SSRF). A URL is checked when it is registered and again before every attempt: its host
+ * is resolved once, every address it resolves to is checked, and the attempt connects to the first of those very
+ * addresses (see post.ts), never asking DNS again. A name that resolves to a public address at registration and to
+ * 127.0.0.1 later (DNS rebinding) is refused at that moment; one that answers differently between the check and the
+ * connection is never asked the second time.
  */
 
 /** Addresses no webhook reaches: this machine, private networks, link-local (cloud metadata), shared, multicast, reserved. */
@@ -30,9 +33,16 @@ for (const [net, prefix] of [
 for (const [net, prefix] of [
   ['::', 128],
   ['::1', 128],
+  // Local-use NAT64: its operator chooses where the IPv4 address sits, so what it reaches cannot be told.
   ['64:ff9b:1::', 48],
   ['100::', 64],
+  // Teredo: a relay the network picks carries it over IPv4 to a server and a client address; refused whole.
+  ['2001::', 32],
+  ['2001:2::', 48], // benchmarking
+  ['2001:10::', 28], // ORCHID
   ['2001:db8::', 32],
+  ['3fff::', 20], // documentation
+  ['5f00::', 16], // SRv6 segment ids
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
   ['fec0::', 10],
@@ -45,15 +55,22 @@ LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
 LOOPBACK.addAddress('::1', 'ipv6');
 
 function isLoopback(address: string): boolean {
-  const v4 = embeddedIpv4(address) ?? address;
-  return isIP(v4) === 4 ? LOOPBACK.check(v4, 'ipv4') : LOOPBACK.check(address, 'ipv6');
+  const family = isIP(address);
+  return family !== 0 && LOOPBACK.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
+
+/** Every address a host name resolves to (DNS, /etc/hosts...); tests pass their own. */
+export type HostResolver = (host: string) => Promise<{ address: string }[]>;
+
+const systemResolver: HostResolver = (host) => lookup(host, { all: true, verbatim: true });
 
 export interface DestinationPolicy {
   /** Loopback host names allowed, over http too (WEBHOOK_LOCAL_HOSTS: development and tests only). */
   localHosts: readonly string[];
   /** The product's own address (APP_URL): webhooks may not call FrameText itself. */
   appUrl: string;
+  /** Resolves host names; the system's resolver by default. */
+  resolve?: HostResolver;
 }
 
 /** A URL that passed the checks, with the address to connect to. */
@@ -74,32 +91,35 @@ function hostOf(url: URL): string {
   return url.hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
 }
 
-/** An IPv4 address written as IPv6 (::ffff:10.0.0.1, 64:ff9b::a00:1) is judged as the IPv4 address it carries. */
-function embeddedIpv4(address: string): string | undefined {
-  const dotted = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (dotted) return dotted[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (!hex) return undefined;
-  const n = (parseInt(hex[1]!, 16) << 16) | parseInt(hex[2]!, 16);
-  return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
+/**
+ * What to name when refusing `address` (an IP literal): the address, with the IPv4 address it carries when that is
+ * the reason; undefined when a webhook may reach it.
+ */
+export function refusedAddress(address: string): string | undefined {
+  const family = isIP(address);
+  if (family === 4) return FORBIDDEN.check(address, 'ipv4') ? address : undefined;
+  const groups = family === 6 ? ipv6Groups(address) : undefined;
+  if (!groups) return address;
+  const carried = ipv4Inside(groups);
+  if (carried !== undefined && FORBIDDEN.check(carried, 'ipv4')) return `${address}, which carries ${carried}`;
+  return FORBIDDEN.check(address, 'ipv6') ? address : undefined;
 }
 
 /** Whether no webhook may reach `address` (an IP literal). */
 export function isForbiddenAddress(address: string): boolean {
-  const v4 = embeddedIpv4(address);
-  if (v4) return FORBIDDEN.check(v4, 'ipv4');
-  const family = isIP(address);
-  if (family === 0) return true;
-  return FORBIDDEN.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return refusedAddress(address) !== undefined;
 }
 
-async function resolve(host: string): Promise<{ address: string; family: 4 | 6 }[]> {
+async function resolve(host: string, resolver: HostResolver): Promise<{ address: string; family: 4 | 6 }[]> {
   if (isIP(host)) return [{ address: host, family: isIP(host) as 4 | 6 }];
+  let answers: { address: string }[];
   try {
-    return (await lookup(host, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family as 4 | 6 }));
+    answers = await resolver(host);
   } catch {
     throw new RefusedDestination(`${host} does not resolve to an address`);
   }
+  // The family is read from the address itself; an answer that is no address is refused below (family 0).
+  return answers.map((a) => ({ address: a.address, family: isIP(a.address) as 4 | 6 }));
 }
 
 /**
@@ -122,13 +142,14 @@ export async function checkDestination(raw: string, policy: DestinationPolicy): 
   if (url.username || url.password) throw new RefusedDestination('url must not contain a user name or password');
   const app = new URL(policy.appUrl);
 
-  const addresses = await resolve(host);
+  const resolver = policy.resolve ?? systemResolver;
+  const addresses = await resolve(host, resolver);
   if (addresses.length === 0) throw new RefusedDestination(`${host} does not resolve to an address`);
   if (!local) {
-    const refused = addresses.find((a) => isForbiddenAddress(a.address));
-    if (refused) throw new RefusedDestination(`${host} points at a private or reserved address (${refused.address}); webhooks go to public addresses only`);
+    const refused = addresses.map((a) => refusedAddress(a.address)).find((r) => r !== undefined);
+    if (refused) throw new RefusedDestination(`${host} points at a private or reserved address (${refused}); webhooks go to public addresses only`);
     if (host === hostOf(app)) throw new RefusedDestination("url must not point at FrameText's own address");
-    const own = isIP(hostOf(app)) ? [hostOf(app)] : await resolve(hostOf(app)).then((a) => a.map((x) => x.address)).catch(() => []);
+    const own = isIP(hostOf(app)) ? [hostOf(app)] : await resolve(hostOf(app), resolver).then((a) => a.map((x) => x.address)).catch(() => []);
     if (addresses.some((a) => own.includes(a.address))) throw new RefusedDestination("url must not point at FrameText's own address");
   } else if (!addresses.every((a) => isLoopback(a.address))) {
     // A name on the local list that resolves somewhere else is a misconfiguration, not a loophole.

@@ -17,6 +17,8 @@ export type Script = (n: number, req: Received) => { status: number; body?: stri
 export async function startReceiver(script: Script = () => ({ status: 200, body: 'ok' })) {
   const received: Received[] = [];
   const held: ServerResponse[] = [];
+  // Connections are counted apart from requests: a TLS handshake on this plain-http port is a connection, never a request.
+  let connections = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -28,12 +30,17 @@ export async function startReceiver(script: Script = () => ({ status: 200, body:
       res.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body ?? '');
     });
   });
+  server.on('connection', () => (connections += 1));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/hooks/frametext`,
     port,
     received,
+    /** Connections made to the receiver, whatever came over them. */
+    get connections() {
+      return connections;
+    },
     async close() {
       for (const res of held) res.destroy();
       server.closeAllConnections();
