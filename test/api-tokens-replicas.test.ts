@@ -17,7 +17,7 @@ async function readWith(gateway: string, token: string): Promise<Response> {
 
 it(`requests with one token spread over two gateways get 429 after ${REQUESTS_PER_MINUTE} in all, not twice as many, and the budget refills`, async () => {
   const person = await stack.signUp();
-  const created = await stack.api('POST', '/auth/api-tokens', { name: 'two doors', scope: 'read' }, person.token);
+  const created = await stack.api('POST', '/auth/api-tokens', { name: 'two doors', scope: 'read', password: person.password }, person.token);
   expect(created.status).toBe(201);
   const token = created.body.token as string;
 
@@ -51,7 +51,7 @@ it(`requests with one token spread over two gateways get 429 after ${REQUESTS_PE
   expect(afterWait.status).toBe(200);
 
   // Another token of the same person has a budget of its own; the person's browser session has none.
-  const other = await stack.api('POST', '/auth/api-tokens', { name: 'other', scope: 'read' }, person.token);
+  const other = await stack.api('POST', '/auth/api-tokens', { name: 'other', scope: 'read', password: person.password }, person.token);
   expect((await readWith(gateways[0]!, other.body.token as string)).status).toBe(200);
   expect((await readWith(gateways[1]!, person.token)).status).toBe(200);
 }, 60_000);

@@ -18,7 +18,7 @@ const stack = useStack({ API_TOKEN_REQUESTS_PER_MINUTE: String(REQUESTS_PER_MINU
 /** A signed-up person and a personal token of theirs with `scope`, made as the Account page makes it. */
 async function personWithToken(scope: 'read' | 'upload') {
   const person = await stack.signUp();
-  const res = await stack.api('POST', '/auth/api-tokens', { name: `script ${scope}`, scope }, person.token);
+  const res = await stack.api('POST', '/auth/api-tokens', { name: `script ${scope}`, scope, password: person.password }, person.token);
   expect(res.status).toBe(201);
   return { ...person, apiToken: res.body.token as string, tokenId: res.body.apiToken.id as string };
 }

@@ -45,7 +45,7 @@ const errorOf = (d: Download) => JSON.parse(d.text) as { error: { code: string; 
 /** A signed-up person with a personal token of scope read, made as the Account page makes it. */
 async function personWithReadToken() {
   const person = await stack.signUp();
-  const res = await stack.api('POST', '/auth/api-tokens', { name: 'exports', scope: 'read' }, person.token);
+  const res = await stack.api('POST', '/auth/api-tokens', { name: 'exports', scope: 'read', password: person.password }, person.token);
   expect(res.status).toBe(201);
   return { ...person, readToken: res.body.token as string };
 }

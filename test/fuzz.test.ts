@@ -31,6 +31,8 @@ const WILDCARD_ENDPOINTS: Record<string, [Method, string][]> = {
     ['POST', 'delete-account/proof'],
     ['POST', 'password-reset'],
     ['POST', 'password-reset/confirm'],
+    ['POST', 'password-change'],
+    ['GET', 'reauthentication'],
     ['GET', 'google/start'],
     ['GET', 'google/callback'],
     ['GET', 'api-tokens'],
@@ -75,7 +77,8 @@ function baseRequests(userEmail: string): Record<string, { body?: unknown; query
     'POST /api/auth/password-reset': { body: { email: 'nobody@example.com' } },
     'POST /api/auth/password-reset/confirm': { body: { token: 'not-a-reset-token', password: 'fuzz-pass-456' } },
     'GET /api/auth/google/callback': { query: 'code=abc&state=def' },
-    'POST /api/auth/api-tokens': { body: { name: 'fuzz', scope: 'read' } },
+    'POST /api/auth/api-tokens': { body: { name: 'fuzz', scope: 'read', password: 'not-the-password' } },
+    'POST /api/auth/password-change': { body: { currentPassword: 'not-the-password', newPassword: 'fuzz-pass-789' } },
     'POST /api/getUploadURL': {
       body: { kind: 'video', isVideo: true, mimeType: 'video/mp4', fileName: 'clip.mp4', size: 1000, uploadName: 'Fuzz', duration: 15, targetFrameRate: 1 / 15, ocrType: 'server', mediaContent: 'numerical' },
     },
@@ -207,6 +210,13 @@ function withTextFields(body: unknown, f: (s: string) => string): Json {
   return found ? mapped : withStrings(body, f);
 }
 
+/** Replaces every number of the body (booleans and strings stay as they are). */
+const withNumbers = (body: unknown, f: (n: number) => Json): Json => mapLeaves(body ?? {}, (leaf) => (typeof leaf === 'number' ? f(leaf) : leaf));
+
+/** The calls whose every number (a length, a rate, a size) has a range: a body with any of them out of it is refused. */
+const EVERY_NUMBER_CHECKED = new Set(['POST /api/getUploadURL', 'POST /api/logLocalUpload']);
+const checksEveryNumber = (e: Endpoint) => EVERY_NUMBER_CHECKED.has(e.name);
+
 const objectBody = (e: Endpoint): Record<string, Json> => (e.body && typeof e.body === 'object' && !Array.isArray(e.body) ? (e.body as Record<string, Json>) : {});
 
 const target = (e: Endpoint, path = e.path, query = e.query) => (query ? `${path}?${query}` : path);
@@ -251,6 +261,15 @@ const VARIANTS: Variant[] = [
   { name: 'strings as numbers', build: (e) => json(e, mapLeaves(e.body ?? {}, (l) => (typeof l === 'string' ? 12345 : l))), refuse: never },
   { name: 'nulls everywhere', build: (e) => json(e, mapLeaves(e.body ?? {}, () => null)), refuse: never },
   { name: 'objects for every field', build: (e) => json(e, mapLeaves(e.body ?? {}, () => ({ nested: { value: 1 } }))), refuse: never },
+  // Numbers at and past their bounds, and number-like text: where every number is checked, each must be refused.
+  { name: 'negative numbers', build: (e) => json(e, withNumbers(e.body, (n) => -Math.abs(n) - 1)), refuse: checksEveryNumber },
+  { name: 'zero for every number', build: (e) => json(e, withNumbers(e.body, () => 0)), refuse: checksEveryNumber },
+  { name: 'huge numbers', build: (e) => json(e, withNumbers(e.body, () => 1e308)), refuse: checksEveryNumber },
+  { name: 'most negative numbers', build: (e) => json(e, withNumbers(e.body, () => -1e308)), refuse: checksEveryNumber },
+  { name: 'tiniest numbers', build: (e) => json(e, withNumbers(e.body, () => 5e-324)), refuse: checksEveryNumber },
+  { name: 'NaN as text for every number', build: (e) => json(e, withNumbers(e.body, () => 'NaN')), refuse: checksEveryNumber },
+  { name: 'Infinity as text for every number', build: (e) => json(e, withNumbers(e.body, () => '-Infinity')), refuse: checksEveryNumber },
+  { name: 'booleans for every number', build: (e) => json(e, withNumbers(e.body, () => true)), refuse: checksEveryNumber },
   { name: 'huge strings', build: (e) => json(e, withStrings(e.body, (s) => s + 'x'.repeat(100_000))), refuse: never },
   { name: 'huge array', build: (e) => json(e, { ...objectBody(e), list: Array.from({ length: 100_000 }, (_, i) => i % 10) }), refuse: never },
   { name: 'body over the size limit', build: (e) => json(e, { ...objectBody(e), padding: 'x'.repeat(2 * 1024 * 1024) }), refuse: (e) => e.readsBody && !e.binary },

@@ -200,13 +200,13 @@ describe('frametext against FrameText', () => {
   let own = '';
   beforeAll(async () => {
     const person = await stack.signUp();
-    own = (await stack.api('POST', '/auth/api-tokens', { name: 'cli tests', scope: 'upload' }, person.token)).body.token;
+    own = (await stack.api('POST', '/auth/api-tokens', { name: 'cli tests', scope: 'upload', password: person.password }, person.token)).body.token;
   });
   const frametext = (args: string[], env: Record<string, string> = {}, onStderr?: Parameters<typeof runProgram>[3]) => cli(args, { FRAMETEXT_TOKEN: own, ...env }, onStderr);
 
   it('prints the API’s own message when it refuses, and exits 1', async () => {
     const person = await stack.signUp();
-    const read = await stack.api('POST', '/auth/api-tokens', { name: 'read only', scope: 'read' }, person.token);
+    const read = await stack.api('POST', '/auth/api-tokens', { name: 'read only', scope: 'read', password: person.password }, person.token);
     freshWork();
     const refused = await frametext(['upload', 'charger.mp4', '--engine', 'server'], { FRAMETEXT_TOKEN: read.body.token });
     expect(refused).toMatchObject({ code: 1, stdout: '', stderr: 'frametext: This token can only read; create one with the upload scope on your Account page.\n' });

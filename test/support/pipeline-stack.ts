@@ -35,6 +35,8 @@ export interface PipelineStack {
   base: string;
   /** The gateway's fs store, which it serves at /files (to sign URLs as the upload service does). */
   files: ObjectStorage;
+  /** The folder identity writes its mail to (no SMTP_URL): one .eml file a message. */
+  mailbox: string;
   /** Calls the public API as a browser would. */
   api(method: string, route: string, body?: unknown, token?: string, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
   /** Every call made with `api` and what it answered, in order (checked against /api/openapi.json). */
@@ -173,6 +175,7 @@ export async function startPipelineStack(env: Record<string, string> = {}): Prom
   return {
     base,
     files,
+    mailbox: path.join(dataDir, 'mailbox'),
     api,
     calls,
     addOcrWorker,

@@ -11,9 +11,11 @@ import {
   jwksResponseSchema,
   loginRequestSchema,
   logoutRequestSchema,
+  passwordChangeRequestSchema,
   passwordResetConfirmRequestSchema,
   passwordResetRequestSchema,
   providersResponseSchema,
+  reauthenticationResponseSchema,
   refreshRequestSchema,
   refreshResponseSchema,
   signupRequestSchema,
@@ -162,10 +164,29 @@ export const API_OPERATIONS: Record<string, ApiOperation> = {
   },
   'POST /api/auth/password-reset/confirm': {
     tag: 'auth',
-    summary: 'Sets a new password with the token from the reset link; every session of the account ends.',
+    summary: 'Sets a new password with the token from the reset link; every session and every personal API token of the account ends.',
     body: named('PasswordResetConfirmRequest', passwordResetConfirmRequestSchema),
     responses: noContent('The password is changed.'),
     errors: { 400: 'The token is invalid or expired, or the password is too weak.' },
+  },
+  'POST /api/auth/password-change': {
+    tag: 'auth',
+    summary: 'Changes the password of a session\'s account; every session and every personal API token of the account ends.',
+    description: 'Needs a browser session\'s access token and the current password. The answer is a new session for the caller: the one that sent the request ends with the others.',
+    body: { ...named('PasswordChangeRequest', passwordChangeRequestSchema), example: { currentPassword: 'a long passphrase', newPassword: 'another long passphrase' } },
+    responses: ok('Changed; a new session for this caller.', 'AuthSession', authSessionSchema),
+    errors: {
+      400: 'A password is missing, or the new one is too weak (auth/weak-password).',
+      401: 'Not a session\'s access token (auth/session-required), or the current password is wrong (auth/invalid-credential).',
+      409: 'The account signs in with Google and has no password (auth/no-password): a reset link sets one.',
+      429: 'Too many wrong passwords; wait and retry.',
+    },
+  },
+  'GET /api/auth/reauthentication': {
+    tag: 'auth',
+    summary: 'Says what creating an API token or changing the password needs from this session now: the password, nothing more (a recent Google sign-in), or a fresh sign-in.',
+    responses: ok('What the session must add.', 'Reauthentication', reauthenticationResponseSchema),
+    errors: { 401: 'Not a session\'s access token (auth/session-required).' },
   },
   'GET /api/auth/google/start': {
     tag: 'auth',
@@ -189,10 +210,17 @@ export const API_OPERATIONS: Record<string, ApiOperation> = {
   'POST /api/auth/api-tokens': {
     tag: 'auth',
     summary: 'Creates a personal API token; its text is in this answer only.',
-    description: 'Send it as `Authorization: Bearer <token>` wherever a session token is accepted. Scope `read` reads uploads and results; `upload` also starts and deletes uploads.',
-    body: { ...named('CreateApiTokenRequest', createApiTokenRequestSchema), example: { name: 'Lab notebook', scope: 'upload' } },
+    description:
+      'Send it as `Authorization: Bearer <token>` wherever a session token is accepted. Scope `read` reads uploads and results; `upload` also starts and deletes uploads. ' +
+      'An account with a password sends it in `password`; an account that signs in with Google only needs a sign-in from the last few minutes instead (GET /api/auth/reauthentication says which).',
+    body: { ...named('CreateApiTokenRequest', createApiTokenRequestSchema), example: { name: 'Lab notebook', scope: 'upload', password: 'a long passphrase' } },
     responses: { 201: { description: 'The token (shown once) and its entry.', json: named('CreateApiTokenResponse', createApiTokenResponseSchema) } },
-    errors: { 400: INVALID_BODY, 401: 'Not a session\'s access token (auth/session-required).', 409: 'You hold the most tokens allowed: revoke one first.' },
+    errors: {
+      400: INVALID_BODY,
+      401: 'Not a session\'s access token (auth/session-required); no password (auth/password-required) or a wrong one (auth/invalid-credential); or, for a Google-only account, a sign-in too old (auth/requires-recent-login).',
+      409: 'You hold the most tokens allowed: revoke one first.',
+      429: 'Too many wrong passwords; wait and retry.',
+    },
   },
   'DELETE /api/auth/api-tokens/:id': {
     tag: 'auth',
@@ -354,7 +382,7 @@ export const API_OPERATIONS: Record<string, ApiOperation> = {
     summary: 'Sends a signed webhook.test event to a webhook now.',
     params: { id: { description: 'The webhook id.', schema: webhookIdSchema } },
     responses: { 202: { description: 'Queued: the delivery, pending until the receiver answers.', json: named('WebhookDelivery', webhookDeliverySchema) } },
-    errors: { 404: 'No such webhook on your account.' },
+    errors: { 404: 'No such webhook on your account.', 429: 'You sent the most test events allowed in a minute (webhooks/test-rate-limited); wait as long as Retry-After says.' },
   },
 
   // ---------------------------------------------------------------- credits and profile

@@ -5,7 +5,10 @@ export * from './api-token-rules.js';
 
 export const apiTokenScopeSchema = z.enum(API_TOKEN_SCOPES, { error: 'scope must be read or upload' });
 
-/** identity's `POST /api/auth/api-tokens` (a session's access token): a new token with a name and a scope. */
+/**
+ * identity's `POST /api/auth/api-tokens` (a session's access token): a new token with a name and a scope. An account
+ * with a password sends it too; a Google-only account needs a recent sign-in instead (GET /api/auth/reauthentication).
+ */
 export const createApiTokenRequestSchema = z.strictObject({
   name: z
     .string({ error: 'name must be a string' })
@@ -13,6 +16,7 @@ export const createApiTokenRequestSchema = z.strictObject({
     .min(1, 'Give the token a name, such as the script or machine that will use it.')
     .max(API_TOKEN_NAME_MAX, `name is at most ${API_TOKEN_NAME_MAX} characters`),
   scope: apiTokenScopeSchema,
+  password: z.string({ error: 'password must be a string' }).max(1024).optional(),
 });
 export type CreateApiTokenRequest = z.infer<typeof createApiTokenRequestSchema>;
 
@@ -80,4 +84,5 @@ export type ApiTokenErrorCode =
   | 'auth/api-token-rate-limited'
   | 'auth/too-many-api-tokens'
   | 'auth/api-token-not-found'
-  | 'auth/session-required';
+  | 'auth/session-required'
+  | 'auth/password-required';

@@ -45,6 +45,21 @@ export const deleteAccountProofResponseSchema = z.object({
 });
 export type DeleteAccountProofResponse = z.infer<typeof deleteAccountProofResponseSchema>;
 
+/**
+ * What a step that must be the owner's (creating an API token, changing the password) needs from this session now:
+ * the same three answers as for deleting the account (`password` also says the account has one).
+ * GET /api/auth/reauthentication, with the session's access token.
+ */
+export const reauthenticationResponseSchema = deleteAccountProofResponseSchema;
+export type ReauthenticationResponse = DeleteAccountProofResponse;
+
+/**
+ * POST /api/auth/password-change (a session's access token): the current password and a new one. Every session and
+ * every personal API token of the account ends; the answer is a new session for the caller (an AuthSession).
+ */
+export const passwordChangeRequestSchema = z.object({ currentPassword: passwordField, newPassword: passwordField });
+export type PasswordChangeRequest = z.infer<typeof passwordChangeRequestSchema>;
+
 export const passwordResetRequestSchema = z.object({ email: emailField });
 export type PasswordResetRequest = z.infer<typeof passwordResetRequestSchema>;
 
@@ -135,5 +150,6 @@ export const authErrorCodes = [
   'auth/email-not-verified',
   'auth/account-exists-with-different-credential',
   'auth/requires-recent-login',
+  'auth/no-password',
 ] as const;
 export type AuthErrorCode = (typeof authErrorCodes)[number];

@@ -30,7 +30,7 @@ export const identityConfigSchema = serviceConfig({
   /** The longest an address waits between tries on one account. */
   LOGIN_MAX_WAIT_SECONDS: z.coerce.number().int().min(1).default(900),
   RATE_LIMIT_RESET_PER_HOUR: z.coerce.number().int().min(1).default(5),
-  /** A Google-only account (no password to ask for) may delete itself from a session started this recently. */
+  /** A Google-only account (no password to ask for) may delete itself or create an API token from a session started this recently. */
   RECENT_SIGN_IN_MINUTES: z.coerce.number().positive().max(60).default(5),
   /** SMTP server for e-mail (smtp://user:pass@host:587); without it mail is written to <DATA_DIR>/mailbox as .eml files. */
   SMTP_URL: z.string().url().optional(),

@@ -10,6 +10,7 @@ import { runMaintenance } from './domain/maintenance.js';
 import { SigningKeys } from './domain/signing-keys.js';
 import { apiTokenExchangeRoutes, apiTokenRoutes } from './http/api-token-routes.js';
 import { authRoutes, internalRoutes } from './http/routes.js';
+import { sessionRoutes } from './http/session-routes.js';
 
 export interface IdentityServiceOptions {
   /** Postgres schema (tests pass a unique one). */
@@ -54,6 +55,7 @@ export function identityService(config: IdentityConfig, opts: IdentityServiceOpt
       await ctx.keys.encryptStoredKeys();
       await ctx.keys.ensureFresh();
       app.use('/api/auth/api-tokens', apiTokenRoutes(ctx));
+      app.use('/api/auth', sessionRoutes(ctx));
       app.use('/api/auth', authRoutes(ctx));
       app.use('/internal/api-tokens', apiTokenExchangeRoutes(ctx));
       app.use('/internal', internalRoutes(ctx));

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_TOKEN_PATTERN, API_TOKENS_PER_USER, createApiTokenResponseSchema, exchangeApiTokenResponseSchema, listApiTokensResponseSchema } from '@frametext/contracts';
 import type { RequestOptions } from '@frametext/service-kit/testing';
 import { runMaintenance } from '../src/domain/maintenance.js';
+import { completeLogin, createUser } from '../src/domain/accounts.js';
 import { GOOD_PASSWORD, freshIp, startIdentity, uniqueEmail, verifyWithJwks, type TestIdentity } from './helpers.js';
 
 let id: TestIdentity;
@@ -22,8 +23,9 @@ async function signedUp() {
   return res.body as { idToken: string; refreshToken: string; user: { uid: string } };
 }
 
-async function create(session: string, body: unknown = { name: 'nightly export', scope: 'read' }) {
-  return call('POST', '/api/auth/api-tokens', { token: session, body });
+/** Creates a token as the Account page does: with the session and the account's password. */
+async function create(session: string, body: Record<string, unknown> = { name: 'nightly export', scope: 'read' }) {
+  return call('POST', '/api/auth/api-tokens', { token: session, body: { password: GOOD_PASSWORD, ...body } });
 }
 
 const exchange = (token: string) => call('POST', '/internal/api-tokens/exchange', { workload: 'gateway', body: { token } });
@@ -112,6 +114,54 @@ describe('who may manage tokens', () => {
 
     await id.post('/api/auth/logout', { refreshToken: s.refreshToken });
     expect((await call('GET', '/api/auth/api-tokens', { token: s.idToken })).status).toBe(401);
+  });
+});
+
+describe('proving it is the owner', () => {
+  const reauthentication = (session: string) => call('GET', '/api/auth/reauthentication', { token: session });
+
+  it('an account with a password gives it: none is 401 saying to enter it, a wrong one 401, the right one 201', async () => {
+    const s = await signedUp();
+    expect((await reauthentication(s.idToken)).body).toEqual({ proof: 'password', recentSignInMinutes: 5 });
+    const none = await call('POST', '/api/auth/api-tokens', { token: s.idToken, body: { name: 'no password', scope: 'read' } });
+    expect(none.status).toBe(401);
+    expect(none.body.error).toMatchObject({ code: 'auth/password-required', message: expect.stringMatching(/^Enter your password to create an API token/) });
+    const wrong = await create(s.idToken, { name: 'wrong password', scope: 'read', password: 'not my password 1' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.error).toMatchObject({ code: 'auth/invalid-credential', message: 'That is not your password. Enter the password you sign in with to create an API token.' });
+    expect((await call('GET', '/api/auth/api-tokens', { token: s.idToken })).body.tokens).toEqual([]);
+    expect((await create(s.idToken, { name: 'with password', scope: 'read' })).status).toBe(201);
+  });
+
+  it('wrong passwords count as failed log-ins: past the free ones the address waits, even with the right one', async () => {
+    const s = await signedUp();
+    const ip = freshIp();
+    const attempt = (password: string) =>
+      id.service.request('POST', '/api/auth/api-tokens', { token: s.idToken, body: { name: 'guess', scope: 'read', password }, headers: { 'x-forwarded-for': ip } });
+    for (let i = 0; i < id.config.LOGIN_FREE_FAILURES; i++) expect((await attempt(`guess number ${i}`)).status).toBe(401);
+    const held = await attempt(GOOD_PASSWORD);
+    expect(held.status).toBe(429);
+    expect(held.body.error.code).toBe('auth/too-many-requests');
+  });
+
+  it('a Google-only account needs a sign-in from the last few minutes instead, and is told to sign in again after', async () => {
+    const email = uniqueEmail('google-tokens');
+    const user = (await createUser(id.ctx, { email, passwordHash: null, googleSub: `google-${email}` }))!;
+    const session = await completeLogin(id.ctx, user);
+    expect((await reauthentication(session.idToken)).body).toEqual({ proof: 'recent-sign-in', recentSignInMinutes: 5 });
+    const fresh = await call('POST', '/api/auth/api-tokens', { token: session.idToken, body: { name: 'fresh sign-in', scope: 'read' } });
+    expect(fresh.status).toBe(201);
+
+    // The same session six minutes after its sign-in.
+    const { sid } = await verifyWithJwks(id, session.idToken);
+    await id.db('refresh_sessions').where({ family_id: sid }).update({ created_at: new Date(Date.now() - 6 * 60_000) });
+    expect((await reauthentication(session.idToken)).body).toEqual({ proof: 'sign-in-again', recentSignInMinutes: 5 });
+    const stale = await call('POST', '/api/auth/api-tokens', { token: session.idToken, body: { name: 'old sign-in', scope: 'read' } });
+    expect(stale.status).toBe(401);
+    expect(stale.body.error).toMatchObject({
+      code: 'auth/requires-recent-login',
+      message: 'For your safety, creating an API token on an account that signs in with Google needs a sign-in from the last 5 minutes. Please sign in again, then create it.',
+    });
   });
 });
 

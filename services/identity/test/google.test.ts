@@ -1,76 +1,14 @@
-import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import jwt from 'jsonwebtoken';
-import { GOOD_PASSWORD, startIdentity, uniqueEmail, verifyWithJwks, type TestIdentity } from './helpers.js';
-
-const CLIENT_ID = 'frametext-test-client';
-const CLIENT_SECRET = 'test-secret';
-
-/** What the fake provider puts in the id_token for a code it hands out. */
-interface Grant {
-  sub: string;
-  email: string;
-  emailVerified: boolean;
-  nonce: string;
-  challenge: string;
-  audience?: string;
-}
-
-/** A tiny OpenID provider: discovery, token endpoint (checks client secret and PKCE), JWKS. */
-class FakeOidc {
-  server!: Server;
-  issuer = '';
-  readonly grants = new Map<string, Grant>();
-  private readonly keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
-
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      const url = new URL(req.url ?? '/', this.issuer);
-      const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      if (url.pathname === '/.well-known/openid-configuration') {
-        return json(200, { issuer: this.issuer, authorization_endpoint: `${this.issuer}/authorize`, token_endpoint: `${this.issuer}/token`, jwks_uri: `${this.issuer}/jwks` });
-      }
-      if (url.pathname === '/jwks') return json(200, { keys: [{ ...this.keys.publicKey.export({ format: 'jwk' }), kid: 'fake-1', use: 'sig', alg: 'RS256' }] });
-      if (url.pathname === '/token' && req.method === 'POST') {
-        let raw = '';
-        req.on('data', (c: Buffer) => (raw += c.toString()));
-        req.on('end', () => {
-          const form = new URLSearchParams(raw);
-          const grant = this.grants.get(form.get('code') ?? '');
-          if (!grant || form.get('client_secret') !== CLIENT_SECRET || form.get('client_id') !== CLIENT_ID) return json(400, { error: 'invalid_grant' });
-          const challenge = createHash('sha256').update(form.get('code_verifier') ?? '').digest('base64url');
-          if (challenge !== grant.challenge) return json(400, { error: 'invalid_grant', error_description: 'PKCE verification failed' });
-          this.grants.delete(form.get('code')!);
-          const idToken = jwt.sign({ email: grant.email, email_verified: grant.emailVerified, nonce: grant.nonce }, this.keys.privateKey, {
-            algorithm: 'RS256',
-            keyid: 'fake-1',
-            issuer: this.issuer,
-            audience: grant.audience ?? CLIENT_ID,
-            subject: grant.sub,
-            expiresIn: 300,
-          });
-          json(200, { access_token: 'x', token_type: 'Bearer', id_token: idToken });
-        });
-        return;
-      }
-      json(404, { error: 'not found' });
-    });
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    const addr = this.server.address();
-    this.issuer = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
-  }
-
-  stop(): Promise<void> {
-    return new Promise((r) => this.server.close(() => r()));
-  }
-}
+import { createApiTokenResponseSchema } from '@frametext/contracts';
+import { GOOD_PASSWORD, mailedTo, startIdentity, uniqueEmail, verifyWithJwks, type TestIdentity } from './helpers.js';
+import { CLIENT_ID, FakeOidc, googleEnv, googleSignIn, type Grant } from './support/fake-oidc.js';
 
 const provider = new FakeOidc();
 let id: TestIdentity;
 beforeAll(async () => {
   await provider.start();
-  id = await startIdentity({ GOOGLE_CLIENT_ID: CLIENT_ID, GOOGLE_CLIENT_SECRET: CLIENT_SECRET, GOOGLE_ISSUER: provider.issuer, APP_URL: 'http://app.test:8080' });
+  id = await startIdentity({ ...googleEnv(provider), APP_URL: 'http://app.test:8080' });
 });
 afterAll(async () => {
   await id?.stop();
@@ -79,17 +17,13 @@ afterAll(async () => {
 
 /** Runs the browser's part: start, "consent" at the provider (a grant for a code), then the callback. Answers the fragment of the final redirect. */
 async function signInWithGoogle(who: Partial<Grant> & { sub: string; email: string }, tamper: { nonce?: string } = {}) {
-  const start = await id.get('/api/auth/google/start');
-  expect(start.status).toBe(302);
-  const authorize = new URL(start.headers.get('location')!);
-  const p = authorize.searchParams;
-  const code = randomUUID();
-  provider.grants.set(code, { emailVerified: true, ...who, nonce: tamper.nonce ?? p.get('nonce')!, challenge: p.get('code_challenge')! });
-  const callback = await id.get(`/api/auth/google/callback?code=${code}&state=${encodeURIComponent(p.get('state')!)}`);
-  expect(callback.status).toBe(302);
-  const target = new URL(callback.headers.get('location')!);
-  expect(`${target.origin}${target.pathname}`).toBe('http://app.test:8080/login');
-  return { fragment: new URLSearchParams(target.hash.slice(1)), state: p.get('state')!, authorize };
+  const get = async (path: string) => {
+    const res = await id.get(path);
+    return { status: res.status, location: res.headers.get('location') };
+  };
+  const answer = await googleSignIn(provider, get, who, tamper);
+  expect(`${answer.target.origin}${answer.target.pathname}`).toBe('http://app.test:8080/login');
+  return answer;
 }
 
 describe('Google sign-in (OpenID Connect, code + PKCE)', () => {
@@ -139,13 +73,19 @@ describe('Google sign-in (OpenID Connect, code + PKCE)', () => {
     expect(await id.db('outbox').where({ type: 'user.created.v1' }).whereRaw(`envelope->'data'->>'uid' = ?`, [uid])).toHaveLength(1);
   });
 
-  it('links a verified Google address to an existing account, dropping the unproven password', async () => {
+  it('links a verified Google address to an existing account, dropping the unproven password and every session and API token', async () => {
     const email = uniqueEmail('link');
     const signup = await id.post('/api/auth/signup', { email, password: GOOD_PASSWORD });
+    const minted = await id.service.request('POST', '/api/auth/api-tokens', { token: signup.body.idToken, body: { name: 'before the link', scope: 'read', password: GOOD_PASSWORD } });
+    const apiToken = createApiTokenResponseSchema.parse(minted.body);
     const { fragment } = await signInWithGoogle({ sub: `g-${randomUUID()}`, email: email.toUpperCase() });
     expect((await verifyWithJwks(id, fragment.get('idToken')!)).sub).toBe(signup.body.user.uid);
     expect((await id.post('/api/auth/login', { email, password: GOOD_PASSWORD })).status).toBe(401);
     expect((await id.post('/api/auth/refresh', { refreshToken: signup.body.refreshToken })).status).toBe(401);
+    expect((await id.service.request('POST', '/internal/api-tokens/exchange', { workload: 'gateway', body: { token: apiToken.token } })).status).toBe(401);
+    expect((await id.get('/internal/revocations', { workload: 'gateway' })).body.sessions).toContain(apiToken.apiToken.id);
+    const notice = await mailedTo(id.mailbox, email, 'Your FrameText account now signs in with Google');
+    expect(notice).toContain('every personal API token was revoked');
   });
 
   it('refuses an unverified e-mail, a wrong nonce and a wrong audience', async () => {

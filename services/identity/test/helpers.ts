@@ -1,7 +1,8 @@
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import jwt from 'jsonwebtoken';
 import { createPublicKey, type JsonWebKey } from 'node:crypto';
-import { TEST_RABBITMQ_URL, startTestService, uniqueName, type Answer, type RequestOptions, type ServiceUnderTest } from '@frametext/service-kit/testing';
+import { TEST_RABBITMQ_URL, eventually, startTestService, uniqueName, type Answer, type RequestOptions, type ServiceUnderTest } from '@frametext/service-kit/testing';
 import { jwksResponseSchema, type AccessTokenClaims } from '@frametext/contracts';
 import { identityConfigSchema, type IdentityConfig } from '../src/config.js';
 import type { IdentityContext } from '../src/domain/context.js';
@@ -76,3 +77,18 @@ export async function verifyWithJwks(identity: Pick<TestIdentity, 'get' | 'confi
 export const uniqueEmail = (prefix = 'user') => `${prefix}.${uniqueName('x')}@example.com`.toLowerCase();
 export const GOOD_PASSWORD = 'correct horse 42';
 export { TEST_RABBITMQ_URL, uniqueName };
+
+/**
+ * The text of the newest mail to `email` whose subject is `subject`, as written to the mailbox folder (waits for it),
+ * with quoted-printable line breaks and escapes undone.
+ */
+export async function mailedTo(mailbox: string, email: string, subject: string): Promise<string> {
+  return eventually(async () => {
+    const files = (await readdir(mailbox).catch(() => [] as string[])).sort().reverse();
+    for (const f of files) {
+      const text = (await readFile(join(mailbox, f), 'utf8')).replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+      if (text.includes(`To: ${email}`) && text.includes(`Subject: ${subject}`)) return text;
+    }
+    return undefined;
+  });
+}

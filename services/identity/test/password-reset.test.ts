@@ -8,7 +8,7 @@ import { identityConfigSchema } from '../src/config.js';
 import { identityService } from '../src/service.js';
 import { smtpMailer } from '../src/data/mailer.js';
 import { deliverQueuedMail, retryDelayMs } from '../src/domain/mail-delivery.js';
-import { GOOD_PASSWORD, startIdentity, uniqueEmail, type TestIdentity } from './helpers.js';
+import { GOOD_PASSWORD, mailedTo, startIdentity, uniqueEmail, type TestIdentity } from './helpers.js';
 
 let id: TestIdentity;
 beforeAll(async () => {
@@ -34,14 +34,17 @@ async function linkFromMailbox(email: string): Promise<{ link: string; token: st
 }
 
 describe('password reset', () => {
-  it('end to end: the e-mailed link sets a new password; the old one stops working; sessions are signed out', async () => {
+  it('end to end: the e-mailed link sets a new password; the old one stops working; sessions and API tokens end', async () => {
     const email = uniqueEmail('reset');
     const signup = await id.post('/api/auth/signup', { email, password: GOOD_PASSWORD });
+    const minted = await id.service.request('POST', '/api/auth/api-tokens', { token: signup.body.idToken, body: { name: 'before the reset', scope: 'read', password: GOOD_PASSWORD } });
+    expect(minted.status).toBe(201);
     const res = await id.post('/api/auth/password-reset', { email: email.toUpperCase() });
     expect(res.status).toBe(204);
     const { token } = await linkFromMailbox(email);
     const eml = (await readdir(id.mailbox)).length;
     expect(eml).toBeGreaterThan(0);
+    expect(await mailedTo(id.mailbox, email, 'Reset your FrameText password')).toContain('revokes every personal API token');
 
     const confirm = await id.post('/api/auth/password-reset/confirm', { token, password: 'brand new pass 7' });
     expect(confirm.status).toBe(204);
@@ -50,6 +53,10 @@ describe('password reset', () => {
     expect(old.status).toBe(401);
     expect(old.body.error.code).toBe('auth/invalid-credential');
     expect((await id.post('/api/auth/refresh', { refreshToken: signup.body.refreshToken })).status).toBe(401);
+    expect((await id.service.request('POST', '/internal/api-tokens/exchange', { workload: 'gateway', body: { token: minted.body.token } })).status).toBe(401);
+    expect((await id.get('/internal/revocations', { workload: 'gateway' })).body.sessions).toContain(minted.body.apiToken.id);
+    const notice = await mailedTo(id.mailbox, email, 'Your FrameText password was reset');
+    expect(notice).toContain('every session of your account was signed out and every personal API token was revoked');
 
     const again = await id.post('/api/auth/password-reset/confirm', { token, password: 'another pass 8' });
     expect(again.status).toBe(400);

@@ -10,13 +10,14 @@ import { tierLabel, tierNote } from '../../lib/credits/tiers';
 import { errorMessage } from '../../lib/api';
 import { SUPPORT_EMAIL, enterpriseMailto } from '../../lib/contact';
 import { ApiTokensSection } from './components/ApiTokensSection';
+import { ChangePasswordSection } from './components/ChangePasswordSection';
 import { DeleteAccountDialog } from './components/DeleteAccountDialog';
 import { WebhooksSection } from './webhooks/WebhooksSection';
 import './account.css';
 
 /**
- * The signed-in person's account: e-mail, balance and plan, purchase options by tier, support and custom plans, API
- * tokens for scripts, and deleting the account.
+ * The signed-in person's account: e-mail, balance and plan, purchase options by tier, support and custom plans, the
+ * password, API tokens for scripts, and deleting the account.
  */
 export default function AccountPage() {
   const user = useUser();
@@ -103,6 +104,8 @@ export default function AccountPage() {
           </p>
         </section>
       </div>
+
+      <ChangePasswordSection />
 
       <ApiTokensSection />
 

@@ -1,6 +1,8 @@
-import type { DeleteAccountProofResponse } from '@frametext/contracts';
+import type { AuthSession, DeleteAccountProofResponse, PasswordChangeRequest, ReauthenticationResponse } from '@frametext/contracts';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
 import { api, freshSession } from '../../lib/api';
+import { signedIn } from '../../lib/auth/authSlice';
+import { sessionFromAnswer } from '../../lib/auth/session';
 
 /** What a call answers when there is no session to send (signed out in another tab meanwhile). */
 const signedOutError: FetchBaseQueryError = {
@@ -34,4 +36,30 @@ export const accountApi = api.injectEndpoints({
   }),
 });
 
+/**
+ * Steps only the owner may take, with this session's access token: what creating a token or changing the password
+ * needs now, and changing the password. A change ends every session and API token of the account, this session's
+ * too: its answer, a new session, replaces this one before the token list is fetched again.
+ */
+export const ownerStepsApi = api.enhanceEndpoints({ addTagTypes: ['ApiTokens', 'Reauthentication'] }).injectEndpoints({
+  endpoints: (build) => ({
+    getReauthentication: build.query<ReauthenticationResponse, void>({
+      query: () => 'auth/reauthentication',
+      providesTags: ['Reauthentication'],
+      keepUnusedDataFor: 0,
+    }),
+    changePassword: build.mutation<AuthSession, PasswordChangeRequest>({
+      async queryFn(body, queryApi, _extra, baseQuery) {
+        const result = await baseQuery({ url: 'auth/password-change', method: 'POST', body });
+        if (result.error) return { error: result.error };
+        const answer = result.data as AuthSession;
+        queryApi.dispatch(signedIn(sessionFromAnswer(answer)));
+        return { data: answer };
+      },
+      invalidatesTags: ['ApiTokens', 'Reauthentication'],
+    }),
+  }),
+});
+
 export const { useGetDeletionProofQuery, useDeleteAccountMutation } = accountApi;
+export const { useGetReauthenticationQuery, useChangePasswordMutation } = ownerStepsApi;

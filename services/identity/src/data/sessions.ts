@@ -63,6 +63,12 @@ export async function findTokenSession(db: Db, tokenHash: string): Promise<Token
   return row && { familyId: row.family_id, userId: row.user_id, expiresAt: row.expires_at, spentAt: row.spent_at, familyRevokedAt: row.revoked_at, startedAt: row.created_at };
 }
 
+/** A chain not ended (logged out, revoked): its owner and when it began (the sign-in). */
+export async function findLiveFamily(db: Db, familyId: string): Promise<{ userId: string; startedAt: Date } | undefined> {
+  const row = await db('refresh_sessions').where({ family_id: familyId }).whereNull('revoked_at').first<{ user_id: string; created_at: Date } | undefined>('user_id', 'created_at');
+  return row && { userId: row.user_id, startedAt: row.created_at };
+}
+
 /** Whether the chain has not been ended (logged out, revoked). */
 export async function isFamilyLive(db: Db, familyId: string): Promise<boolean> {
   return (await db('refresh_sessions').where({ family_id: familyId }).whereNull('revoked_at').first('family_id')) !== undefined;

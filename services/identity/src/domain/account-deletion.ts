@@ -1,14 +1,14 @@
 import type { DeleteAccountProofResponse } from '@frametext/contracts';
 import { enqueueEvent, forgetOutboxEvents } from '@frametext/service-kit';
 import type { IdentityContext } from './context.js';
+import { endAllAccess } from './access-revocation.js';
 import { authError } from './errors.js';
-import { verifyPassword } from './passwords.js';
-import { assertLoginAllowed, countLoginFailure, forgetAccountLimits } from './rate-limits.js';
+import { forgetAccountLimits } from './rate-limits.js';
+import { checkOwnerPassword, reauthenticationFor } from './reauthentication.js';
 import { provenSession, type ProvenSession } from './sessions.js';
-import { revokeUserApiTokens } from '../data/api-tokens.js';
 import { dropMailTo } from '../data/mail-outbox.js';
 import { deleteUserResetTokens } from '../data/reset-tokens.js';
-import { isFamilyLive, revokeUserFamilies } from '../data/sessions.js';
+import { isFamilyLive } from '../data/sessions.js';
 import { eraseUser, findUserById, lockLiveUser, type User } from '../data/users.js';
 
 /*
@@ -23,9 +23,7 @@ import { eraseUser, findUserById, lockLiveUser, type User } from '../data/users.
 type Proof = DeleteAccountProofResponse['proof'];
 
 function proofFor(ctx: IdentityContext, user: User, session: ProvenSession): Proof {
-  if (user.passwordHash) return 'password';
-  const age = Date.now() - session.startedAt.getTime();
-  return age <= ctx.config.RECENT_SIGN_IN_MINUTES * 60_000 ? 'recent-sign-in' : 'sign-in-again';
+  return reauthenticationFor(ctx, user, session.startedAt);
 }
 
 function recentSignInNeeded(ctx: IdentityContext) {
@@ -64,20 +62,14 @@ export async function deleteAccount(ctx: IdentityContext, input: { refreshToken:
   if (proof === 'sign-in-again') throw recentSignInNeeded(ctx);
   if (proof === 'password') {
     if (!input.password) throw authError('auth/missing-password');
-    await assertLoginAllowed(ctx, user.email, address, user);
-    if (!(await verifyPassword(user.passwordHash!, input.password))) {
-      await countLoginFailure(ctx, user.email, address);
-      throw authError('auth/invalid-credential');
-    }
+    await checkOwnerPassword(ctx, user, input.password, address);
   }
 
   const { deletedAt, sessions } = await ctx.db.transaction(async (trx) => {
     const live = await lockLiveUser(trx, user.uid, 'update');
     // Deleted by a concurrent call, or this session ended (logged out elsewhere) while the password was checked.
     if (!live || !(await isFamilyLive(trx, session.familyId))) throw authError('auth/invalid-refresh-token');
-    const revoked = await revokeUserFamilies(trx, live.uid, 'account-deleted');
-    // Personal API tokens end too; the feed lists them with the sessions.
-    await revokeUserApiTokens(trx, live.uid);
+    const { sessions: revoked } = await endAllAccess(trx, live.uid, 'account-deleted');
     await deleteUserResetTokens(trx, live.uid);
     await forgetAccountLimits(trx, live);
     await dropMailTo(trx, live.email);

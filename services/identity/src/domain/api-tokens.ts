@@ -13,6 +13,9 @@ import {
 } from '@frametext/contracts';
 import { AppError, perMinute } from '@frametext/service-kit';
 import type { IdentityContext } from './context.js';
+import { authError } from './errors.js';
+import { checkOwnerPassword, reauthenticationFor } from './reauthentication.js';
+import type { SignedInSession } from './session-access.js';
 import { sha256 } from './sessions.js';
 import { issueAccessToken } from './sessions.js';
 import {
@@ -25,12 +28,14 @@ import {
   type ApiTokenRow,
 } from '../data/api-tokens.js';
 import { takeFromApiTokenBudget } from '../data/api-token-budgets.js';
+import { isFamilyLive } from '../data/sessions.js';
 import { findUserById, lockLiveUser, type User } from '../data/users.js';
 
 /*
- * Personal API tokens: a person creates them on the Account page (with a session, never with another token), names
- * them and picks a scope; the text is shown once and only the SHA-256 of its secret is kept. The gateway exchanges a
- * token here for a short-lived access token (sid = the token's id, claim scope), which every service verifies as it
+ * Personal API tokens: a person creates them on the Account page (with a session and their password, never with
+ * another token), names them and picks a scope; the text is shown once and only the SHA-256 of its secret is kept.
+ * A token lives until revoked, so a copied access token alone (10 minutes) must not make one. The gateway exchanges
+ * a token here for a short-lived access token (sid = the token's id, claim scope), which every service verifies as it
  * verifies a session's. Revoking one lists it in the feed of ended sessions.
  */
 
@@ -49,13 +54,42 @@ function view(row: ApiTokenRow): ApiToken {
   return { id: row.id, name: row.name, scope: row.scope, createdAt: row.createdAt.toISOString(), lastUsedAt: row.lastUsedAt?.toISOString() ?? null };
 }
 
-/** Creates a token for `user` (at most API_TOKENS_PER_USER live ones); the answer holds its text, shown this once. */
-export async function createApiToken(ctx: IdentityContext, user: User, input: CreateApiTokenRequest): Promise<CreateApiTokenResponse> {
+const passwordRequired = () =>
+  new AppError(401, 'auth/password-required', 'Enter your password to create an API token (a script sends it as "password" with the name and scope).');
+
+/**
+ * Creating a token is the owner's step (reauthentication.ts): an account with a password gives it (401 when it is
+ * missing or wrong, with the log-in rate limits); a Google-only account needs a sign-in from the last few minutes.
+ */
+async function assertOwnerPresent(ctx: IdentityContext, session: SignedInSession, password: string | undefined, address: string): Promise<void> {
+  const needs = reauthenticationFor(ctx, session.user, session.startedAt);
+  if (needs === 'password') {
+    if (!password) throw passwordRequired();
+    await checkOwnerPassword(ctx, session.user, password, address, 'That is not your password. Enter the password you sign in with to create an API token.');
+  } else if (needs === 'sign-in-again') {
+    const minutes = ctx.config.RECENT_SIGN_IN_MINUTES;
+    throw authError(
+      'auth/requires-recent-login',
+      `For your safety, creating an API token on an account that signs in with Google needs a sign-in from the last ${minutes} minutes. Please sign in again, then create it.`,
+    );
+  }
+}
+
+/**
+ * Creates a token for the session's owner (at most API_TOKENS_PER_USER live ones) once they proved it is them
+ * (`address`: the client's IP, for the password's rate limits); the answer holds its text, shown this once.
+ */
+export async function createApiToken(ctx: IdentityContext, session: SignedInSession, input: CreateApiTokenRequest, address: string): Promise<CreateApiTokenResponse> {
+  await assertOwnerPresent(ctx, session, input.password, address);
+  const { user } = session;
   const id = randomUUID();
   const secret = randomBytes(32).toString('base64url');
   const row = await ctx.db.transaction(async (trx) => {
-    // The account row is locked so two creations at once cannot both pass the limit (and a deleted account gets none).
-    if (!(await lockLiveUser(trx, user.uid, 'update'))) throw new AppError(401, 'auth/session-required', 'Your session has expired or was signed out. Please log in again.');
+    // The account row is locked so two creations at once cannot both pass the limit, a deleted account gets none,
+    // and a password change, reset or Google link (each locks it too) either ends this session first or revokes
+    // this token after.
+    const live = (await lockLiveUser(trx, user.uid, 'update')) && (await isFamilyLive(trx, session.familyId));
+    if (!live) throw new AppError(401, 'auth/session-required', 'Your session has expired or was signed out. Please log in again.');
     if ((await countLiveApiTokens(trx, user.uid)) >= API_TOKENS_PER_USER) {
       throw new AppError(
         409,

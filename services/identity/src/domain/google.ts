@@ -2,13 +2,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import { AppError } from '@frametext/service-kit';
 import type { AuthSession } from '@frametext/contracts';
 import type { IdentityContext } from './context.js';
+import { queueAccessEndedMail } from './access-ended-mail.js';
+import { endAllAccess } from './access-revocation.js';
 import { createUser, completeLogin } from './accounts.js';
 import { authError } from './errors.js';
+import { kickMailDelivery } from './mail-delivery.js';
 import { normalizeEmail } from './passwords.js';
 import { sha256 } from './sessions.js';
 import type { OidcClient } from '../data/oidc-client.js';
 import { insertFlow, takeFlow } from '../data/oidc-flows.js';
-import { revokeUserFamilies } from '../data/sessions.js';
 import { findUserByEmail, findUserByGoogleSub, linkGoogleSub, type User } from '../data/users.js';
 
 const FLOW_TTL_MS = 10 * 60_000;
@@ -82,11 +84,15 @@ async function findOrCreateGoogleUser(ctx: IdentityContext, sub: string, email: 
   if (byEmail) {
     if (byEmail.googleSub && byEmail.googleSub !== sub) throw authError('auth/account-exists-with-different-credential');
     // Nobody had proven this address before Google did: a password set on it may be someone else's
-    // (account pre-hijacking), so linking drops it and signs out existing sessions. A reset sets a new one.
-    await ctx.db.transaction(async (trx) => {
+    // (account pre-hijacking), so linking drops it and ends every session and API token made with it. A reset sets
+    // a new one.
+    const ended = await ctx.db.transaction(async (trx) => {
       await linkGoogleSub(trx, byEmail.uid, sub);
-      await revokeUserFamilies(trx, byEmail.uid, 'google-link');
+      await queueAccessEndedMail(trx, ctx, byEmail.email, 'google-link');
+      return endAllAccess(trx, byEmail.uid, 'google-link');
     });
+    ctx.logger.info({ userId: byEmail.uid, ...ended }, 'Google linked: every session and API token ended');
+    kickMailDelivery(ctx);
     return { ...byEmail, googleSub: sub, passwordHash: null };
   }
   const created = await createUser(ctx, { email, passwordHash: null, googleSub: sub });

@@ -1,4 +1,6 @@
 import type { IdentityContext } from './context.js';
+import { queueAccessEndedMail } from './access-ended-mail.js';
+import { endAllAccess } from './access-revocation.js';
 import { kickMailDelivery } from './mail-delivery.js';
 import { authError } from './errors.js';
 import { assertStrongPassword, hashPassword, normalizeEmail } from './passwords.js';
@@ -6,8 +8,7 @@ import { countResetRequest } from './rate-limits.js';
 import { randomToken, sha256 } from './sessions.js';
 import { queueMail } from '../data/mail-outbox.js';
 import { findResetTokenForUpdate, insertResetToken, useUserResetTokens } from '../data/reset-tokens.js';
-import { revokeUserFamilies } from '../data/sessions.js';
-import { findUserByEmail, setPasswordHash } from '../data/users.js';
+import { findUserByEmail, lockLiveUser, setPasswordHash } from '../data/users.js';
 
 export function resetLink(appUrl: string, token: string): string {
   return `${appUrl.replace(/\/+$/, '')}/reset-password?token=${encodeURIComponent(token)}`;
@@ -39,6 +40,8 @@ export async function requestPasswordReset(ctx: IdentityContext, rawEmail: strin
           `Open this link within ${ctx.config.PASSWORD_RESET_TTL_MINUTES} minutes to choose a new password:`,
           link,
           '',
+          'Setting a new password signs your account out everywhere and revokes every personal API token: scripts will need a new token.',
+          '',
           'If you did not ask for this, ignore this e-mail: your password stays as it is.',
         ].join('\n'),
       },
@@ -50,15 +53,23 @@ export async function requestPasswordReset(ctx: IdentityContext, rawEmail: strin
   kickMailDelivery(ctx);
 }
 
-/** Sets a new password with a single-use token, spends every other reset link and signs out every session. */
+/**
+ * Sets a new password with a single-use token, spends every other reset link, ends every session and personal API
+ * token (access ends with the password) and tells the owner so by e-mail.
+ */
 export async function confirmPasswordReset(ctx: IdentityContext, input: { token: string; password: string }): Promise<void> {
   assertStrongPassword(input.password);
   const passwordHash = await hashPassword(input.password);
-  await ctx.db.transaction(async (trx) => {
+  const ended = await ctx.db.transaction(async (trx) => {
     const token = await findResetTokenForUpdate(trx, sha256(input.token));
     if (!token || token.usedAt || token.expiresAt.getTime() <= Date.now()) throw authError('auth/invalid-reset-token');
-    await setPasswordHash(trx, token.userId, passwordHash);
-    await useUserResetTokens(trx, token.userId);
-    await revokeUserFamilies(trx, token.userId, 'password-reset');
+    const user = await lockLiveUser(trx, token.userId, 'update');
+    if (!user) throw authError('auth/invalid-reset-token');
+    await setPasswordHash(trx, user.uid, passwordHash);
+    await useUserResetTokens(trx, user.uid);
+    await queueAccessEndedMail(trx, ctx, user.email, 'password-reset');
+    return { userId: user.uid, ...(await endAllAccess(trx, user.uid, 'password-reset')) };
   });
+  ctx.logger.info(ended, 'password reset: every session and API token ended');
+  kickMailDelivery(ctx);
 }

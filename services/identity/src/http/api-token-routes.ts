@@ -13,7 +13,7 @@ import { AppError, parseBody, requireWorkload } from '@frametext/service-kit';
 import type { IdentityContext } from '../domain/context.js';
 import { createApiToken, exchangeApiToken, leaseApiTokenBudget, listApiTokens, revokeApiTokenOf } from '../domain/api-tokens.js';
 import { countIpRequest } from '../domain/rate-limits.js';
-import { sessionOwner } from '../domain/session-access.js';
+import { sessionOwner, signedInSession } from '../domain/session-access.js';
 
 const tokenIdSchema = z.string().uuid();
 
@@ -33,11 +33,12 @@ export function apiTokenRoutes(ctx: IdentityContext): Router {
 
   router.post('/', async (req, res) => {
     await countIpRequest(ctx, req.ip ?? 'unknown');
-    const user = await sessionOwner(ctx, req.header('authorization'));
+    const session = await signedInSession(ctx, req.header('authorization'));
     if (req.body === undefined && req.headers['content-type'] && !req.is('application/json')) {
       throw new AppError(415, 'request/unsupported-media-type', 'Send the body as JSON with Content-Type: application/json.');
     }
-    const body: CreateApiTokenResponse = await createApiToken(ctx, user, parseBody(createApiTokenRequestSchema, req.body ?? {}));
+    const input = parseBody(createApiTokenRequestSchema, req.body ?? {});
+    const body: CreateApiTokenResponse = await createApiToken(ctx, session, input, req.ip ?? 'unknown');
     res.status(201).json(body);
   });
 

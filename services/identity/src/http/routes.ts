@@ -1,5 +1,5 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import { AppError, parseBody, requireWorkload } from '@frametext/service-kit';
+import { parseBody, requireWorkload } from '@frametext/service-kit';
 import {
   deleteAccountProofRequestSchema,
   deleteAccountRequestSchema,
@@ -9,43 +9,18 @@ import {
   passwordResetRequestSchema,
   refreshRequestSchema,
   signupRequestSchema,
-  type AuthErrorCode,
   type DeleteAccountProofResponse,
   type ProvidersResponse,
   type RevocationsResponse,
 } from '@frametext/contracts';
 import type { IdentityContext } from '../domain/context.js';
+import { bodyOf, requireFields } from './request-bodies.js';
 import { deleteAccount, deletionProof } from '../domain/account-deletion.js';
 import { logIn, signUp } from '../domain/accounts.js';
-import { authError } from '../domain/errors.js';
 import { finishGoogleSignIn, startGoogleSignIn } from '../domain/google.js';
 import { confirmPasswordReset, requestPasswordReset } from '../domain/password-reset.js';
 import { countIpRequest } from '../domain/rate-limits.js';
 import { endSession, endedSessions, refreshSession } from '../domain/sessions.js';
-
-type Fields = Record<string, unknown>;
-
-/** The body as an object: a JSON array or a non-JSON body is a 4xx naming what to send instead. */
-function bodyOf(req: Request): Fields {
-  if (req.body === undefined) {
-    if (req.headers['content-type'] && !req.is('application/json')) {
-      throw new AppError(415, 'request/unsupported-media-type', 'Send the body as JSON with Content-Type: application/json.');
-    }
-    return {};
-  }
-  if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {
-    throw new AppError(400, 'request/invalid-body', 'The request body must be a JSON object.');
-  }
-  return req.body as Fields;
-}
-
-/** A field that is absent, null or empty answers its own auth code (as the SPA's sign-in messages expect). */
-function requireFields(body: Fields, required: [field: string, code: AuthErrorCode, message?: string][]): void {
-  for (const [field, code, message] of required) {
-    const v = body[field];
-    if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) throw authError(code, message);
-  }
-}
 
 const MISSING_EMAIL_ON_RESET = 'Please fill in your email and click "Forgot password" again.';
 

@@ -3,9 +3,11 @@ import { API_TOKEN_NAME_MAX, type ApiTokenScope } from '@frametext/contracts/api
 import type { ApiToken } from '@frametext/contracts';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { Skeleton } from '../../../components/Skeleton';
-import { errorMessage } from '../../../lib/api';
+import { errorCode, errorMessage } from '../../../lib/api';
+import { useSignOut } from '../../../lib/auth/useSignOut';
 import { useAppDispatch } from '../../../lib/store';
 import { toastShown } from '../../../lib/ui';
+import { useGetReauthenticationQuery } from '../api';
 import { useCreateApiTokenMutation, useListApiTokensQuery, useRevokeApiTokenMutation } from '../apiTokensApi';
 import './api-tokens.css';
 
@@ -15,25 +17,39 @@ const SCOPE_HINTS: Record<ApiTokenScope, string> = {
   upload: 'Also upload media, complete uploads and delete them (spends credits).',
 };
 export const SHOWN_ONCE = 'Copy this token now. You will not see it again.';
+export const PASSWORD_NEEDED = 'Enter your password to create a token.';
+export const ENDS_WITH_PASSWORD = 'A password reset, a password change or linking a Google account revokes every token.';
+const signInAgainMessage = (minutes: number) =>
+  `For your safety, creating a token on an account that signs in with Google needs a sign-in from the last ${minutes} minutes. Sign in again, then come back here to create it.`;
 
 const when = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /**
- * Personal API tokens for scripts: create one with a name and a scope, see its text once (with a copy button), list
- * the tokens with their last use, and revoke one after a confirmation.
+ * Personal API tokens for scripts: create one with a name, a scope and the account's password (an account that signs
+ * in with Google only needs a recent sign-in instead, and is offered to sign in again), see its text once (with a
+ * copy button), list the tokens with their last use, and revoke one after a confirmation.
  */
 export function ApiTokensSection() {
   const dispatch = useAppDispatch();
+  const { signOut } = useSignOut();
   const list = useListApiTokensQuery();
+  const reauthentication = useGetReauthenticationQuery(undefined, { refetchOnMountOrArgChange: true });
   const [create, { isLoading: creating }] = useCreateApiTokenMutation();
   const [revoke, { isLoading: revoking }] = useRevokeApiTokenMutation();
   const [name, setName] = useState('');
   const [scope, setScope] = useState<ApiTokenScope>('read');
+  const [password, setPassword] = useState('');
   const [formError, setFormError] = useState<string | null>(null);
+  const [tooOld, setTooOld] = useState<string | null>(null);
   const [created, setCreated] = useState<{ token: string; name: string } | null>(null);
   const [toRevoke, setToRevoke] = useState<ApiToken | null>(null);
   const nameId = useId();
+  const passwordId = useId();
   const errorId = useId();
+
+  // Unknown (the check failed): ask for the password, which is what most accounts need.
+  const needs = reauthentication.data?.proof ?? (reauthentication.isError ? 'password' : undefined);
+  const signInAgain = tooOld ?? (needs === 'sign-in-again' ? signInAgainMessage(reauthentication.data?.recentSignInMinutes ?? 5) : null);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -42,12 +58,18 @@ export function ApiTokensSection() {
       setFormError('Give the token a name, such as the script or machine that will use it.');
       return;
     }
+    if (needs === 'password' && password === '') {
+      setFormError(PASSWORD_NEEDED);
+      return;
+    }
     try {
-      const answer = await create({ name: name.trim(), scope }).unwrap();
+      const answer = await create({ name: name.trim(), scope, ...(needs === 'password' ? { password } : {}) }).unwrap();
       setCreated({ token: answer.token, name: answer.apiToken.name });
       setName('');
+      setPassword('');
     } catch (err) {
-      setFormError(errorMessage(err, 'The token could not be created. Please try again.'));
+      if (errorCode(err) === 'auth/requires-recent-login') setTooOld(errorMessage(err));
+      else setFormError(errorMessage(err, 'The token could not be created. Please try again.'));
     }
   };
 
@@ -83,7 +105,7 @@ export function ApiTokensSection() {
       </h2>
       <p>
         Scripts use a token instead of your password: send it as <code>Authorization: Bearer &lt;token&gt;</code> to the same API this site uses. A token
-        sees only your uploads, and cannot buy credits or change your account.
+        sees only your uploads, and cannot buy credits or change your account. {ENDS_WITH_PASSWORD}
       </p>
 
       {created && (
@@ -128,13 +150,40 @@ export function ApiTokensSection() {
             </label>
           ))}
         </fieldset>
+        {needs === 'password' && (
+          <div className="field">
+            <label htmlFor={passwordId}>Your password</label>
+            <input
+              id={passwordId}
+              className="input"
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              aria-invalid={formError === PASSWORD_NEEDED ? 'true' : undefined}
+              aria-describedby={formError ? errorId : undefined}
+            />
+            <span className="field__hint">A token works until you revoke it, so creating one takes your password, not just this session.</span>
+          </div>
+        )}
+        {needs === 'recent-sign-in' && !signInAgain && <p className="muted small">You signed in with Google a moment ago, which is proof enough that it is you.</p>}
+        {signInAgain && (
+          <div className="alert alert--info stack stack--sm" role="alert">
+            <p>{signInAgain}</p>
+            <div className="cluster">
+              <button type="button" className="btn btn--secondary btn--sm" onClick={() => void signOut('/login')}>
+                Sign in again
+              </button>
+            </div>
+          </div>
+        )}
         {formError && (
           <p id={errorId} className="field__error" role="alert">
             {formError}
           </p>
         )}
         <div className="cluster">
-          <button type="submit" className="btn btn--primary" disabled={creating || full}>
+          <button type="submit" className="btn btn--primary" disabled={creating || full || reauthentication.isLoading || Boolean(signInAgain)}>
             {creating ? 'Creating…' : 'Create token'}
           </button>
           {full && <span className="muted small">You have {list.data?.limit} tokens, the most an account may hold. Revoke one to create another.</span>}

@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockApi, renderApp } from '../../../components/testUtils';
-import ResetPasswordPage from './ResetPasswordPage';
+import ResetPasswordPage, { PASSWORD_RESET_DONE } from './ResetPasswordPage';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -18,11 +18,13 @@ async function submit(password: string, confirm = password) {
 }
 
 describe('ResetPasswordPage', () => {
-  it('sets the new password with the token of the link and offers to log in', async () => {
+  it('says a new password ends every session and API token, sets it with the token of the link and offers to log in', async () => {
     const { calls } = mockApi({ 'POST /api/auth/password-reset/confirm': { status: 204 } });
     renderApp('/reset-password?token=tok-1', { pages });
+    expect(screen.getByText('Setting a new password signs you out everywhere and revokes every API token of your account.')).toBeInTheDocument();
     await submit('brand-new-pass-2');
-    expect(await screen.findByText(/Your password has been changed/)).toBeInTheDocument();
+    expect(await screen.findByText(PASSWORD_RESET_DONE)).toBeInTheDocument();
+    expect(PASSWORD_RESET_DONE).toContain('every session was signed out and every API token revoked');
     expect(screen.getByRole('link', { name: 'Log in' })).toHaveAttribute('href', '/login');
     expect(calls).toContainEqual({ method: 'POST', path: '/api/auth/password-reset/confirm', body: { token: 'tok-1', password: 'brand-new-pass-2' } });
   });

@@ -4,6 +4,9 @@ import { errorCode, errorMessage } from '../../../lib/api';
 import { useConfirmPasswordResetMutation } from '../api';
 import './auth.css';
 
+export const PASSWORD_RESET_DONE =
+  'Your password has been changed. For your safety, every session was signed out and every API token revoked: log in with the new password, and create new tokens for your scripts.';
+
 /** Completes a reset from the e-mailed link (/reset-password?token=…). */
 export default function ResetPasswordPage() {
   const [params] = useSearchParams();
@@ -36,7 +39,7 @@ export default function ResetPasswordPage() {
         <h1 className="auth__title">Choose a new password</h1>
         {done ? (
           <div className="stack" role="status">
-            <p className="alert alert--success">Your password has been changed. You can log in with it now.</p>
+            <p className="alert alert--success">{PASSWORD_RESET_DONE}</p>
             <Link to="/login" className="btn btn--primary btn--block">
               Log in
             </Link>
@@ -53,6 +56,7 @@ export default function ResetPasswordPage() {
           </div>
         ) : (
           <form className="stack" aria-label="New password form" onSubmit={(e) => void onSubmit(e)} noValidate>
+            <p className="muted small">Setting a new password signs you out everywhere and revokes every API token of your account.</p>
             <div className="field">
               <label htmlFor="reset-password">New password</label>
               <input id="reset-password" className="input" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} aria-describedby="reset-password-hint" />
