@@ -1,9 +1,11 @@
-// Where one upload's CPU goes, process by process (`npm run bench -- cpu`): the product on a stack of its own reads the
-// 60-second charger video at one frame a second, once to warm up, then `runs` times measured. Each process's CPU is
+// Where one upload's CPU goes, process by process (`npm run bench -- cpu [charger|telemetry]`): the product on a stack
+// of its own reads a 60-second generated video at one frame a second, once to warm up, then `runs` times measured. Each process's CPU is
 // read from /proc before and after (utime + stime; processes told apart by pid and start time) and put under the
 // service it descends from; the Tesseract processes stay up, so they count by their own figures. Linux only.
 import { readdirSync, readFileSync } from 'node:fs';
-import { makeChargerVideo } from '../packages/sample-media/dist/index.js';
+import { makeChargerVideo, makeTelemetryVideo } from '../packages/sample-media/dist/index.js';
+
+export const CPU_MEDIA = { charger: makeChargerVideo, telemetry: makeTelemetryVideo };
 import { runThroughPipeline, withBenchStack } from './pipeline.mjs';
 
 const TICKS_PER_SECOND = 100;
@@ -35,9 +37,9 @@ function machineTimes() {
   return { idle: t[3] + t[4], total: t.reduce((a, b) => a + b, 0) };
 }
 
-export function benchCpu({ runs = 2 } = {}) {
+export function benchCpu({ runs = 2, media = 'charger' } = {}) {
   return withBenchStack('cpu', {}, async ({ token, dir, running }) => {
-    const video = await makeChargerVideo({ dir, seconds: 60 });
+    const video = await CPU_MEDIA[media]({ dir, seconds: 60 });
     await runThroughPipeline(token, video, 1);
     const rows = [];
     for (let run = 0; run < runs; run++) {
@@ -65,12 +67,12 @@ export function benchCpu({ runs = 2 } = {}) {
       }
       rows.push({ seconds: upload.stages.endToEndMs / 1000, frames: upload.framesTotal, busy: busyShare(machineBefore, machineTimes()), cpu });
     }
-    return rows;
+    return { media, rows };
   });
 }
 
-export function printCpu(rows) {
-  console.log('\nCPU of one upload (the 60-second 720p charger video at 1 s), by process, from /proc');
+export function printCpu({ media, rows }) {
+  console.log(`\nCPU of one upload (the 60-second 720p ${media} video at 1 s), by process, from /proc`);
   rows.forEach((r, i) => {
     const total = Object.values(r.cpu).reduce((a, b) => a + b, 0);
     console.log(`\n  run ${i + 1}: ${r.frames} frames in ${r.seconds.toFixed(2)} s end to end, ${total.toFixed(2)} s of CPU in all, machine busy ${(r.busy * 100).toFixed(0)} % of the time`);

@@ -14,7 +14,7 @@ const pct = (x) => `${(x * 100).toFixed(1)}%`;
 
 // `npm run bench -- tracking` runs only the tracking benchmark (a few seconds; no OCR, no services); `-- pipeline` only
 // the OCR and pipeline benchmarks against the anchor; `-- scale` only the scale benchmark; `-- sevenseg` only the
-// seven-segment displays; `-- corpus [categories]` only the independent corpus (`--items` lists each file); `-- cpu` (only when asked) where one upload's CPU goes, process by process.
+// seven-segment displays; `-- corpus [categories]` only the independent corpus (`--items` lists each file); `-- cpu [charger|telemetry]` (only when asked) where one upload's CPU goes, process by process.
 const only = process.argv[2];
 if (!only || only === 'tracking') {
   log('block tracking of the Numerical view: 360 frames of 100 detections...');
@@ -61,7 +61,9 @@ if (!only || only === 'scale') {
 }
 
 if (only === 'cpu') {
-  const { benchCpu, printCpu } = await import('../bench/cpu.mjs');
-  log('CPU by process: the charger video through the product, once to warm up, then twice measured...');
-  printCpu(await benchCpu());
+  const { benchCpu, printCpu, CPU_MEDIA } = await import('../bench/cpu.mjs');
+  const media = process.argv[3] ?? 'charger';
+  if (!CPU_MEDIA[media]) fail(`bench cpu: no video called ${media} (${Object.keys(CPU_MEDIA).join(', ')})`);
+  log(`CPU by process: the ${media} video through the product, once to warm up, then twice measured...`);
+  printCpu(await benchCpu({ media }));
 }

@@ -19,3 +19,22 @@ export function sampleTimestampsMs(durationSeconds: number, intervalSeconds: num
 export function chooseSamplingMethod(frames: number, intervalSeconds: number, seekMinIntervalSeconds: number): SamplingMethod {
   return frames <= 1 || intervalSeconds >= seekMinIntervalSeconds ? 'seek' : 'fps-filter';
 }
+
+/** From this interval up, the pictures no other picture refers to (most B-frames) are not decoded at all. */
+export const SKIP_UNREFERENCED_MIN_INTERVAL_SECONDS = 0.5;
+
+/**
+ * ffmpeg options for one pass that yields frame n as the first decoded picture at or after n x interval: the first
+ * picture of each slot is kept and stamped with the slot's time, and a slot with no picture of its own repeats the
+ * one before (a video slower than the interval). Where frames are far apart, pictures that nothing refers to are
+ * skipped: a slot then shows the next picture decoded, at most a few frames later, never an earlier one.
+ */
+export function intervalSampling(intervalSeconds: number): { inputOptions: string[]; videoFilter: string } {
+  // A picture a hair before the slot's time (timestamps rounded to the stream's time base) belongs to the slot.
+  const slot = (t: string) => `floor(${t}/${intervalSeconds}+0.001)`;
+  const first = `isnan(prev_selected_t)+gte(${slot('t')}\\,${slot('prev_selected_t')}+1)`;
+  return {
+    inputOptions: intervalSeconds >= SKIP_UNREFERENCED_MIN_INTERVAL_SECONDS ? ['-skip_frame', 'noref'] : [],
+    videoFilter: `select='${first}',setpts='${slot('T')}*${intervalSeconds}/TB',fps=1000/${Math.round(intervalSeconds * 1000)}:round=up`,
+  };
+}

@@ -7,7 +7,7 @@ import { imageLimits, mapLimit, type ExtractionContext } from './context.js';
 import { encodeRawFrame, greySample } from './frame-images.js';
 import type { FrameSink } from './frame-sink.js';
 import { MediaError } from './media-error.js';
-import { chooseSamplingMethod, sampleTimestampsMs } from './sampling.js';
+import { chooseSamplingMethod, intervalSampling, sampleTimestampsMs } from './sampling.js';
 import { SlideDetector } from './slide-diff.js';
 import type { StoredFrame } from './stored-frame.js';
 
@@ -91,9 +91,7 @@ async function atInterval(ctx: ExtractionContext, path: string, durationSeconds:
     for (const frame of stored) if (frame) await sink.add(frame);
     return;
   }
-  const intervalMs = Math.round(req.intervalSeconds * 1000);
-  // round=up makes output frame n the picture shown at n x interval (the default rounding lands half an interval early).
-  for await (const frame of decodeFrames({ path, videoFilter: `fps=1000/${intervalMs}:round=up`, maxFrames: times.length, timeoutMs })) {
+  for await (const frame of decodeFrames({ path, ...intervalSampling(req.intervalSeconds), maxFrames: times.length, timeoutMs })) {
     await sink.add(await store(frame, times[sink.frames.length]!));
     if (sink.frames.length === times.length) break;
   }
@@ -105,7 +103,7 @@ async function slides(ctx: ExtractionContext, path: string, durationSeconds: num
   const detector = new SlideDetector();
   const limits = imageLimits(ctx.config);
   let index = 0;
-  for await (const frame of decodeFrames({ path, videoFilter: `fps=1/${SLIDE_SAMPLE_SECONDS}:round=up`, maxFrames: samples, timeoutMs: ctx.config.FFMPEG_TIMEOUT_MS })) {
+  for await (const frame of decodeFrames({ path, ...intervalSampling(SLIDE_SAMPLE_SECONDS), maxFrames: samples, timeoutMs: ctx.config.FFMPEG_TIMEOUT_MS })) {
     const timestampMs = index * SLIDE_SAMPLE_SECONDS * 1000;
     index++;
     if (detector.isNewSlide(await greySample(frame, limits))) await sink.add(await store(frame, timestampMs));
