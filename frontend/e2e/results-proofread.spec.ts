@@ -7,7 +7,9 @@ import { putLocalRecord, shot, signUp } from './helpers';
 /*
  * Proofreading the Numerical view: a local run (read in the browser, kept in IndexedDB) of a speed reading whose
  * OCR went wrong three ways: a lost decimal point (455 where the picture shows 45.5), a letter in a number (4G.2
- * for 46.2), and a faint reading (46.5, right, but read with 58 % confidence (tracking leaves out blocks under 50 %)). Each frame's picture shows the truth.
+ * for 46.2), and a faint reading (46.5, right, but read with 58 % confidence (tracking leaves out blocks under 50 %)).
+ * Then an instrument of four readings, one of them not read on a frame and read 3722 for 37.3 on another. Each
+ * frame's picture shows the truth.
  */
 
 const TRUTH = ['45.1', '45.3', '45.5', '45.8', '46.0', '46.2', '46.5', '46.9'];
@@ -92,9 +94,12 @@ test('proofread the unsure values from their crops; the corrections reach export
   await expect(cell(page, 7)).toHaveAttribute('title', 'confidence 58 %');
   await expect(cell(page, 5)).toHaveAttribute('data-state', 'sure');
 
-  // Before any correction the chart's value axis runs up to the lost decimal point's 455.
+  // Before any correction the lost decimal point's 455 and the 4G.2 (read as 4) are left out of the line: the
+  // value axis stays between 40 and 50, and each is an orange mark on its edge.
   const before = (await downloaded(page, 'Download chart (SVG)')).bytes.toString('utf8');
-  expect(Math.max(...yLabels(before))).toBeGreaterThanOrEqual(400);
+  expect(Math.max(...yLabels(before))).toBeLessThan(50);
+  expect(Math.min(...yLabels(before))).toBeGreaterThan(40);
+  expect(before.match(/data-mark="outlier"/g)).toHaveLength(2);
 
   // Walk them: each opens with the crop of its frame and the reading in the field; Enter saves and moves on.
   await page.getByRole('button', { name: 'Next unsure value (3)' }).click();
@@ -229,4 +234,143 @@ test('two odd values in a row are marked, a faint value its neighbours confirm i
   await expect(field(page)).toHaveValue('47');
   await expect(field(page)).toBeInViewport();
   await shot(page, 'numerical-proofread-run-phone');
+});
+
+/*
+ * An instrument filmed for 10 s: SPEED and ALTITUDE side by side under their labels, TEMP and PRESSURE with their
+ * labels to the left. The OCR missed TEMP on frame 4 and read 3722 for 37.3 on frame 7.
+ */
+const TEMP_TRUTH = ['37.0', '37.1', '37.1', '37.2', '37.2', '37.2', '37.3', '37.3', '37.4', '37.4'];
+const TEMP_READ: (string | null)[] = TEMP_TRUTH.map((v, i) => (i === 3 ? null : i === 6 ? '3722' : v));
+
+/** Saves the instrument's local run; returns its id. */
+async function saveInstrumentRun(page: Page, tag: string): Promise<string> {
+  const id = `local-${Date.now()}-${tag}`;
+  const data = await page.evaluate(
+    ({ truth, read }) => {
+      const [width, height] = [1280, 720];
+      const canvas = document.createElement('canvas');
+      canvas.width = width;
+      canvas.height = height;
+      const ctx = canvas.getContext('2d')!;
+      type Word = { text: string; nbox: number[]; conf: number; run: number };
+      /** Draws the text and answers its words with their boxes (normalised), as the local engine saves them. */
+      const write = (text: string, x: number, y: number, size: number, run: number, words: Word[]) => {
+        ctx.font = `bold ${size}px sans-serif`;
+        ctx.fillText(text, x, y);
+        let left = x;
+        for (const word of text.split(' ')) {
+          const m = ctx.measureText(word);
+          const top = y - m.actualBoundingBoxAscent;
+          words.push({ text: word, nbox: [left / width, top / height, m.width / width, (m.actualBoundingBoxAscent + m.actualBoundingBoxDescent) / height], conf: 95, run });
+          left += ctx.measureText(`${word} `).width;
+        }
+      };
+      localStorage.setItem('ViewedHowTo', 'true');
+      return truth.map((temperature, s) => {
+        ctx.fillStyle = '#10151f';
+        ctx.fillRect(0, 0, width, height);
+        ctx.fillStyle = '#f1f3f5';
+        const words: Word[] = [];
+        const seen: Word[] = [];
+        write('SPEED', 60, 110, 28, 0, words);
+        write('ALTITUDE', 700, 110, 28, 1, words);
+        write(`${1000 + 137 * s} KM/H`, 60, 200, 56, 2, words);
+        write(`${(2 + 1.7 * s).toFixed(1)} KM`, 700, 200, 56, 3, words);
+        write('TEMP', 60, 460, 32, 4, words);
+        write(temperature, 300, 470, 64, 5, seen);
+        write('PRESSURE', 700, 460, 32, 6, words);
+        write(`${(101.3 + 0.1 * s).toFixed(1)} kPa`, 950, 470, 64, 7, words);
+        const reading = read[s];
+        if (reading) words.push(...seen.map((w) => ({ ...w, text: reading })));
+        return { t: s, text: words.map((w) => w.text).join(' '), thumb: canvas.toDataURL('image/jpeg', 0.85), ocrW: width, ocrH: height, words };
+      });
+    },
+    { truth: TEMP_TRUTH, read: TEMP_READ },
+  );
+  await putLocalRecord(page, { id, data, uploadedAt: Date.now(), duration: data.length, targetFrameRate: 1, fileName: 'Instrument', _addedAt: Date.now() });
+  return id;
+}
+
+const tempCell = (page: Page, frame: number) => table(page).getByRole('button', { name: new RegExp(`^TEMP, frame ${frame}: `) });
+const unsureCount = (page: Page) => page.getByRole('region', { name: 'Results to Export', exact: true }).getByRole('status');
+
+/** The proofreader's heading sits below the sticky navbar, whole. */
+async function expectHeadingClearOfNavbar(page: Page): Promise<void> {
+  const navbar = await page.getByRole('banner').boundingBox();
+  const heading = await proofreader(page).getByRole('heading').boundingBox();
+  expect(heading!.y).toBeGreaterThanOrEqual(navbar!.y + navbar!.height);
+  await expect(proofreader(page).getByRole('heading')).toBeInViewport();
+}
+
+/** Walks the blank and the 3722 with "Next unsure value" and types what each frame's picture shows. */
+async function fixBlankAndOutlier(page: Page, name: string): Promise<void> {
+  await expect(unsureCount(page)).toHaveText('2 unsure values');
+  await expect(tempCell(page, 4)).toHaveAttribute('data-state', 'unsure');
+  await expect(tempCell(page, 4)).toHaveAttribute('title', 'no value read');
+  await expect(tempCell(page, 7)).toHaveAttribute('title', 'jumps from 37.2 to 3722: digits run together or decimal point lost?');
+  await expect(page.getByText(/^Marked in orange: 1 value far off the others/)).toBeVisible();
+
+  await page.getByRole('button', { name: 'Next unsure value (2)' }).click();
+  await expect(proofreader(page).getByRole('heading')).toHaveText('TEMP, Frame 4 (0:03)');
+  // Nothing was read there: the crop is where TEMP usually is, and it shows the value to type.
+  await expect(proofreader(page).getByRole('img', { name: 'Frame 4 (0:03) where TEMP usually is' })).toHaveAttribute('data-drawn', 'true');
+  await expectHeadingClearOfNavbar(page);
+  await expect(field(page)).toBeFocused();
+  await expect(field(page)).toHaveValue('');
+  await shot(page, `${name}-blank`);
+  await page.keyboard.type('37.2');
+  await page.keyboard.press('Enter');
+
+  await expect(proofreader(page).getByRole('heading')).toHaveText('TEMP, Frame 7 (0:06)');
+  await expect(proofreader(page).getByRole('img', { name: 'Frame 7 (0:06) around TEMP' })).toHaveAttribute('data-drawn', 'true');
+  await expectHeadingClearOfNavbar(page);
+  await expect(field(page)).toBeFocused();
+  await expect(field(page)).toHaveValue('3722');
+  await shot(page, `${name}-outlier`);
+  await field(page).fill('37.3');
+  await field(page).press('Enter');
+
+  await expect(proofreader(page)).toHaveCount(0);
+  await expect(unsureCount(page)).toHaveText('No unsure values.');
+  await expect(tempCell(page, 4)).toHaveAttribute('data-state', 'corrected');
+  await expect(tempCell(page, 4)).toContainText('37.2');
+  await expect(tempCell(page, 7)).toContainText('37.3');
+  await expect(page.getByText(/^Marked in orange/)).toHaveCount(0);
+}
+
+test('a blank and a value far off are unsure: found with "Next unsure value" and fixed by typing, at 1366x768 and on a phone', async ({ page }) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await signUp(page);
+  await page.goto(`/view-upload/${await saveInstrumentRun(page, 'desk')}?view=numerical`);
+  await page.getByRole('button', { name: 'Find the numbers' }).click();
+  // Named after the labels on screen, in the screen's order: top to bottom, left to right.
+  await expect(page.getByRole('region', { name: 'Numbers in one click' }).getByRole('status')).toContainText('Found 4 series: SPEED (km/h), ALTITUDE (km), TEMP, PRESSURE (kPa).');
+  const headers = table(page).getByRole('columnheader');
+  await expect(headers).toHaveText(['Frame', 'Time', 'SPEED (km/h)', 'ALTITUDE (km)', 'TEMP', 'PRESSURE (kPa)']);
+  // Results to Export takes the width it needs: the four series without scrolling sideways.
+  const scroll = await table(page).evaluate((el) => el.scrollWidth - el.clientWidth);
+  expect(scroll, 'Results to Export scrolls sideways at 1366 px').toBeLessThanOrEqual(0);
+  await shot(page, 'numerical-gaps-desktop');
+  await fixBlankAndOutlier(page, 'numerical-gaps-desktop');
+  const csv = await downloaded(page, 'Export as csv');
+  const rows = csv.bytes.toString('utf8').slice(1).split('\r\n').filter((l) => l !== '');
+  expect(rows.slice(1).map((r) => r.split(',')[4])).toEqual(TEMP_TRUTH);
+
+  // On a phone the main action comes first: Find the numbers above the picture and the tracking sliders.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/view-upload/${await saveInstrumentRun(page, 'phone')}?view=numerical`);
+  const find = page.getByRole('button', { name: 'Find the numbers' });
+  await expect(find).toBeInViewport();
+  const findBox = await find.boundingBox();
+  const picture = await page.getByRole('img', { name: 'Frame 1 (0:00)', exact: true }).boundingBox();
+  const slider = await page.getByLabel('Similarity Requirement').boundingBox();
+  expect(findBox!.y).toBeLessThan(picture!.y);
+  expect(findBox!.y).toBeLessThan(slider!.y);
+  await shot(page, 'numerical-gaps-phone');
+  await find.click();
+  await fixBlankAndOutlier(page, 'numerical-gaps-phone');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, 'the Numerical view scrolls sideways at 390 px').toBeLessThanOrEqual(0);
+  await shot(page, 'numerical-gaps-phone-fixed');
 });

@@ -38,7 +38,7 @@ export const exportCellSchema = z.object({
   reading: z.string().nullable().describe('the cleaned value as the OCR read it, before any correction'),
   confidence,
   corrected: z.boolean().describe('true when a person typed the value'),
-  unsure: z.array(z.string()).describe('why the value looks unsure (low confidence, a jump, a letter in a number); empty when sure'),
+  unsure: z.array(z.string()).describe('why the value looks unsure (low confidence, a jump or a value far off the others, a letter in a number, a blank between two values); empty when sure'),
 });
 
 export const exportSeriesSchema = z.object({

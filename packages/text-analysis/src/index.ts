@@ -19,6 +19,8 @@ export * from './text-cleaning.js';
 export * from './number-parsing.js';
 export * from './numerical-export.js';
 export * from './numerical-proofreading.js';
+export * from './series-outliers.js';
+export * from './screen-order.js';
 export * from './two-pass.js';
 export * from './bullets.js';
 export * from './slide-builds.js';

@@ -132,6 +132,27 @@ describe('findNumberSeries', () => {
     expect(cleaned(frames, found[1]!)[2]).toBe('5.4');
   });
 
+  it('names telemetry over a busy picture after the labels seen most consistently, in screen order', () => {
+    // The OCR misses SPEED on a third of the frames and ALTITUDE on a quarter; the moving picture behind the values
+    // is read as stray text, beside the speed on every other frame and between ALTITUDE and its value now and then.
+    // ALTITUDE's digits are drawn smaller, so its boxes' centres sit a little higher than the speed's.
+    const stray = ['ii', 'Wv', 'rn', 'Il', 'vV', 'nr'];
+    const frames = Array.from({ length: 12 }, (_, s) => [
+      ...(s % 3 === 1 ? [] : [block('SPEED', 60, 560, 30)]),
+      ...(s % 4 === 2 ? [] : [block('ALTITUDE', 760, 560, 30)]),
+      ...(s % 2 === 0 ? [block(stray[s / 2]!, 5, 615, 30, 40)] : []),
+      ...(s % 5 === 0 ? [block('x', 800, 590, 15, 30)] : []),
+      block(`${1000 + 137 * s} KM/H`, 67, 610, 50, 355),
+      block(`${(2 + 1.7 * s).toFixed(1)} KM`, 765, 606, 46, 225),
+    ]);
+    const found = find(frames);
+    expect(names(found)).toEqual(['SPEED (km/h)', 'ALTITUDE (km)']);
+    expect(found[1]!.averageY).toBeLessThan(found[0]!.averageY);
+    // A text at the label's place on too few frames names nothing.
+    const rare = frames.map((blocks, s) => blocks.filter((b) => !['SPEED', 'ALTITUDE'].includes(b.text) || s < 3));
+    expect(names(find(rare))).toEqual(['Value 1 (km/h)', 'Value 2 (km)']);
+  });
+
   it('takes a unit in a block of its own as the unit, never as the next reading\'s label', () => {
     const frames = Array.from({ length: 6 }, (_, s) => [
       block('Voltage', 40, 100, 40),

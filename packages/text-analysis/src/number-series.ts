@@ -1,6 +1,7 @@
 import type { Track, TrackPoint } from './block-tracking.js';
 import { boundsOf, type Rect, type TextBlock } from './geometry.js';
 import { parseValue } from './number-parsing.js';
+import { inReadingOrder } from './screen-order.js';
 import { defaultBlockSettings, listedWords, type BlockSettings } from './text-cleaning.js';
 
 /*
@@ -18,13 +19,16 @@ import { defaultBlockSettings, listedWords, type BlockSettings } from './text-cl
  * (or, on shorter uploads, than every frame).
  *
  * Its name is the label inside the block when the block holds one ("Battery 45%"); otherwise the label beside
- * it, by box geometry on the frames it is on (the most common answer wins, so one misread frame does not rename
- * it): the nearest block to its left on the same line, else the nearest block directly above. That neighbour
- * counts only when it holds a letter and is neither a series' reading nor a unit, and is no farther than 8 of the
- * value's heights to the left or 3 above. A known unit in a block of its own just to the right ("150" "kW", within
- * 3 heights) is the series' unit. Units are written the usual way whatever case the OCR read ("kw" is kW). The
- * unit goes into the name ("Power (kW)") because the cleaned values keep the number alone. Without a label a
- * series is "Value 1", "Value 2", top of the screen first; a name already taken gets " 2", " 3".
+ * it, by box geometry on the frames it is on: on each frame, the nearest block to its left on the same line and
+ * the nearest block directly above, each counting only when it holds a letter, is neither a series' reading nor a
+ * unit, and is no farther than 8 of the value's heights to the left or 3 above. The label is the text seen there
+ * most consistently: the most common left label when it is seen on a third of the frames or more, else the most
+ * common label above on as many, so text that passes over a busy picture, or a label the OCR missed on some
+ * frames, neither names a series nor leaves it unnamed. A known unit in a block of its own just to the right
+ * ("150" "kW", within 3 heights) is the series' unit. Units are written the usual way whatever case the OCR read
+ * ("kw" is kW). The unit goes into the name ("Power (kW)") because the cleaned values keep the number alone.
+ * Without a label a series is "Value 1", "Value 2", in screen order (top first, left to right along a line); a
+ * name already taken gets " 2", " 3".
  *
  * Cleaning: numbers keep digits and the decimal point (Numbers only), unless a reading has a sign or a decimal
  * comma, which Numbers only would lose; then the label's words and the unit are removed instead. Times keep
@@ -121,6 +125,8 @@ export const LABEL_REACH = { left: 8, above: 3 } as const;
 export const UNIT_REACH = 3;
 /** Frames of a series looked at for its label (evenly spread): enough for a vote, cheap on 360 frames. */
 const LABEL_SAMPLE = 24;
+/** Share of the frames looked at on which a label must be seen beside its value to name it. */
+export const MIN_LABEL_SHARE = 1 / 3;
 
 interface Candidate {
   track: Track;
@@ -313,7 +319,8 @@ function neighbourLabel(
   candidate: Candidate,
   notLabels: ReadonlyMap<number, ReadonlySet<number>>,
 ): { label: string | null; unit: string | null } {
-  const labels: string[] = [];
+  const left: string[] = [];
+  const above: string[] = [];
   const units: string[] = [];
   const looked = sample(candidate.track.points, LABEL_SAMPLE);
   for (const { frame, index } of looked) {
@@ -323,22 +330,25 @@ function neighbourLabel(
     const height = boxes[index]!.h || 1;
     // A label is text with a letter that is neither a series' reading nor a unit.
     const isLabel = (i: number) => !notLabels.get(frame)?.has(i) && HAS_LETTER.test(blocks[i]!.text);
-    const left = nearestLeft(boxes, index);
-    const above = nearestAbove(boxes, index);
-    if (left && left.gap <= LABEL_REACH.left * height && isLabel(left.index)) labels.push(cleanLabel(blocks[left.index]!.text));
-    else if (above && above.gap <= LABEL_REACH.above * height && isLabel(above.index)) labels.push(cleanLabel(blocks[above.index]!.text));
+    const toLeft = nearestLeft(boxes, index);
+    const over = nearestAbove(boxes, index);
+    if (toLeft && toLeft.gap <= LABEL_REACH.left * height && isLabel(toLeft.index)) left.push(cleanLabel(blocks[toLeft.index]!.text));
+    if (over && over.gap <= LABEL_REACH.above * height && isLabel(over.index)) above.push(cleanLabel(blocks[over.index]!.text));
     if (candidate.kind === 'number' && candidate.unit === null) {
       const right = nearestRight(boxes, index);
       const text = right ? tidy(blocks[right.index]!.text) : '';
       if (right && right.gap <= UNIT_REACH * height && isUnitBlock(text)) units.push(canonicalUnit(text));
     }
   }
-  // A label or unit must be seen on at least half the frames looked at, or it is a passing text.
-  const vote = (texts: string[]) => {
-    const best = mostCommon(texts, (t) => t.toLowerCase());
-    return best && best.count * 2 >= looked.length ? best.item : null;
+  // The text seen most often at a place, when it is seen there on at least `share` of the frames looked at.
+  const vote = (texts: string[], share: number) => {
+    const best = mostCommon(
+      texts.filter((t) => t !== ''),
+      (t) => t.toLowerCase(),
+    );
+    return best && best.count >= share * looked.length ? best.item : null;
   };
-  return { label: vote(labels.filter((l) => l !== '')), unit: vote(units) };
+  return { label: vote(left, MIN_LABEL_SHARE) ?? vote(above, MIN_LABEL_SHARE), unit: vote(units, 1 / 2) };
 }
 
 /**
@@ -416,24 +426,20 @@ function joinSplitTracks(named: readonly Named[]): Named[] {
   return out;
 }
 
-/** Top of the screen first; on one line (centres apart by under half the lower box's height), left first. */
-function readingOrder(a: Candidate, b: Candidate): number {
-  const oneLine = Math.abs(a.averageY - b.averageY) < Math.min(a.box.h, b.box.h) / 2;
-  return oneLine ? a.averageX - b.averageX : a.averageY - b.averageY;
-}
-
 /**
- * Every series of changing numbers on the upload, top of the screen first (then left to right), named and with
+ * Every series of changing numbers on the upload, in screen order (screen-order.ts), named and with
  * their cleaning. `tracks` is the view's current tracking of `frames`.
  */
 export function findNumberSeries(frames: readonly (readonly TextBlock[])[], tracks: readonly Track[], options: FindSeriesOptions = {}): FoundSeries[] {
   const minFrames = Math.min(MIN_SERIES_FRAMES, frames.length);
   const exclude = options.excludeTrackIds ?? new Set<string>();
-  const candidates = tracks
-    .filter((t) => !exclude.has(t.id))
-    .map((t) => candidateOf(frames, t, minFrames))
-    .filter((c): c is Candidate => c !== null)
-    .sort(readingOrder);
+  const candidates = inReadingOrder(
+    tracks
+      .filter((t) => !exclude.has(t.id))
+      .map((t) => candidateOf(frames, t, minFrames))
+      .filter((c): c is Candidate => c !== null),
+    (c) => ({ x: c.averageX, y: c.averageY, height: c.box.h }),
+  );
   const boxesAt = frameBoxes(frames);
   const notLabels = notLabelsOf(frames, boxesAt, candidates);
 

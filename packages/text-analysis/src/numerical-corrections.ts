@@ -1,4 +1,4 @@
-import { seriesConfidences, unsureReasons } from './numerical-proofreading.js';
+import { proofread, seriesConfidences } from './numerical-proofreading.js';
 import { withCorrections, type SeriesValues } from './numerical-export.js';
 import type { TextBlock } from './geometry.js';
 import type { BlockSeries } from './numerical-series.js';
@@ -57,8 +57,10 @@ export interface ProofSeries {
   readings: readonly string[];
   confidences: readonly (number | null)[];
   corrected: readonly boolean[];
-  /** Per frame, why the value is unsure (empty when it is not). */
+  /** Per frame, why the value is unsure (empty when it is not): blanks between values included. */
   reasons: readonly (readonly string[])[];
+  /** Per frame, true where the value breaks the series' pattern (a jump, far off the values around it). */
+  offPattern: readonly boolean[];
 }
 
 /** One cell of the table: a series (by uniqueID) on a frame (0-based). */
@@ -73,15 +75,8 @@ export function proofSeries(detections: readonly (readonly TextBlock[])[], rows:
     const series = withCorrections(row.values, own);
     const confidences = seriesConfidences(detections, row.points);
     const corrected = series.values.map((_, frame) => own.has(frame));
-    return {
-      id: row.block.uniqueID,
-      row,
-      series,
-      readings: row.values.values,
-      confidences,
-      corrected,
-      reasons: unsureReasons({ values: series.values, confidences, corrected }),
-    };
+    const { reasons, offPattern } = proofread({ values: series.values, confidences, corrected });
+    return { id: row.block.uniqueID, row, series, readings: row.values.values, confidences, corrected, reasons, offPattern };
   });
 }
 

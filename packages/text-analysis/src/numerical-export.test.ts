@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TextBlock } from './geometry.js';
-import { formatFrameShare, numericalCsv, numericalRows, numericalTxt, seriesValues, withCorrections } from './numerical-export.js';
+import { formatFrameShare, numericalCsv, numericalRows, numericalTxt, orderByPosition, seriesValues, withCorrections } from './numerical-export.js';
 import { defaultBlockSettings } from './text-cleaning.js';
 
 const at = (text: string, y: number, originalText?: string): TextBlock => ({
@@ -39,6 +39,15 @@ describe('numerical export', () => {
     const csv = numericalCsv(times, [power, battery]);
     expect(csv.startsWith('\uFEFF')).toBe(true);
     expect(csv.slice(1).split('\r\n')).toEqual(['Frame,Time,"Battery","Power Block"', '1,0:00,Battery 20%,150', '2,0:05,Battery 21%,', '3,1:05,Battery 22%,148', '']);
+  });
+
+  it('orders series as the screen reads: top first, then left to right along a line', () => {
+    // SPEED and ALTITUDE side by side, ALTITUDE's smaller digits a few pixels higher; a third reading below them.
+    const place = (name: string, averageX: number, averageY: number, averageHeight: number) => ({ name, averageX, averageY, averageHeight });
+    const ordered = orderByPosition([place('Altitude', 877, 629, 46), place('Below', 200, 760, 50), place('Speed', 244, 635, 50), place('Nowhere', 0, Number.POSITIVE_INFINITY, 0)]);
+    expect(ordered.map((s) => s.name)).toEqual(['Speed', 'Altitude', 'Below', 'Nowhere']);
+    expect(battery.averageX).toBe(50);
+    expect(battery.averageHeight).toBe(20);
   });
 
   it('writes a TXT for reading: a paragraph per frame with a value, series top first, corrections in', () => {

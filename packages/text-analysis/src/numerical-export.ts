@@ -2,13 +2,14 @@ import { BOM, csvCell, csvFile, quotedCsvCell } from './csv.js';
 import { boundsOf, type TextBlock } from './geometry.js';
 import type { TrackPoint } from './block-tracking.js';
 import { commonUnit } from './number-parsing.js';
+import { inReadingOrder } from './screen-order.js';
 import { cleanBlockText, type BlockSettings } from './text-cleaning.js';
 import { clockDecimals, formatClock } from './time.js';
 
 /*
  * The Numerical view's series and its CSV (export.csv): columns Frame, Time (m:ss, or m:ss.s when frames are
  * under a second apart), then one per series, named in
- * quotes, ordered by the series' average vertical position on screen (top first). When any of a series' blocks
+ * quotes, in the series' screen order (top first, left to right along a line). When any of a series' blocks
  * carries its text before translation, the series takes two columns: "<name> (translated)" and
  * "<name> (original)". One row per frame; a frame without the block leaves its cell empty.
  */
@@ -24,8 +25,11 @@ export interface SeriesValues {
   values: string[];
   /** Cleaned original (pre-translation) text per frame, or null when no block of the series has one. */
   originals: string[] | null;
-  /** Mean of the blocks' vertical centres, in pixels. */
+  /** Mean of the blocks' vertical centres, in pixels (Infinity when the series has no block). */
   averageY: number;
+  /** Mean of the blocks' horizontal centres and heights, in pixels: with averageY, the series' place on screen. */
+  averageX: number;
+  averageHeight: number;
   /** Frames the block is on. */
   count: number;
   /** The unit most of its readings show after their number, before cleaning ("%", "kW"), or null. */
@@ -42,7 +46,7 @@ export function seriesValues(
   const values = new Array<string>(frames.length).fill('');
   const originals = new Array<string>(frames.length).fill('');
   let hasOriginal = false;
-  let ySum = 0;
+  let [xSum, ySum, hSum] = [0, 0, 0];
   let count = 0;
   const texts: string[] = [];
   for (const { frame, index } of points) {
@@ -55,10 +59,13 @@ export function seriesValues(
       originals[frame] = cleanBlockText(block.originalText, settings);
     }
     const box = boundsOf(block.vertices);
+    xSum += box.x + box.w / 2;
     ySum += box.y + box.h / 2;
+    hSum += box.h;
     count++;
   }
-  return { name, values, originals: hasOriginal ? originals : null, averageY: count > 0 ? ySum / count : Number.POSITIVE_INFINITY, count, unit: commonUnit(texts) };
+  const mean = (sum: number) => (count > 0 ? sum / count : Number.POSITIVE_INFINITY);
+  return { name, values, originals: hasOriginal ? originals : null, averageY: mean(ySum), averageX: mean(xSum), averageHeight: mean(hSum), count, unit: commonUnit(texts) };
 }
 
 /**
@@ -70,9 +77,9 @@ export function withCorrections(series: SeriesValues, corrections: ReadonlyMap<n
   return { ...series, values: series.values.map((value, frame) => corrections.get(frame) ?? value) };
 }
 
-/** Series ordered by average vertical position, top first (stable for equal positions). */
-export function orderByPosition<T extends { averageY: number }>(series: readonly T[]): T[] {
-  return [...series].sort((a, b) => a.averageY - b.averageY);
+/** Series in screen order: top first, left to right along a line (screen-order.ts; stable for equal places). */
+export function orderByPosition<T extends { averageY: number; averageX?: number; averageHeight?: number }>(series: readonly T[]): T[] {
+  return inReadingOrder(series, (s) => ({ x: s.averageX ?? 0, y: s.averageY, height: s.averageHeight ?? 0 }));
 }
 
 /** Column names for a series: one, or "(translated)" and "(original)" when it has original text. */

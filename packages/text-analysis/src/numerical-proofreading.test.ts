@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TextBlock } from './geometry.js';
-import { blockConfidence, hasLetterInNumber, seriesConfidences, unsureReasons } from './numerical-proofreading.js';
+import { blockConfidence, hasLetterInNumber, proofread, seriesConfidences, unsureReasons } from './numerical-proofreading.js';
 
 const sure = (values: string[], corrected: boolean[] = values.map(() => false)) =>
   unsureReasons({ values, confidences: values.map(() => 95), corrected });
@@ -30,7 +30,7 @@ describe('unsure cells', () => {
     expect(sure(['1', '2', '3', '4', '5', '6']).flat()).toEqual([]);
     expect(sure(['10', '10', '10', '50', '50', '50']).flat()).toEqual([]);
     // An empty frame is a gap, not a value: the neighbours are the readable values either side of it.
-    expect(sure(['20', '', '21', '', '22']).flat()).toEqual([]);
+    expect(sure(['20', '', '21', '', '22'])).toEqual([[], ['no value read'], [], ['no value read'], []]);
   });
 
   it('flags two or three odd values in a row that the series returns from', () => {
@@ -67,8 +67,36 @@ describe('unsure cells', () => {
 
   it('flags a letter in a number, and leaves units and words alone', () => {
     expect(sure(['46.0', '4G.2', '46.5'])[1]).toEqual(['letter in a number']);
+    // Read as 4 among 46s, it is off the pattern too (the chart leaves it out of its line); 46.O read as 46 is not.
+    const confidences = [95, 95, 95, 95, 95];
+    const corrected = [false, false, false, false, false];
+    expect(proofread({ values: ['45.8', '46.0', '4G.2', '46.5', '46.9'], confidences, corrected }).offPattern).toEqual([false, false, true, false, false]);
+    expect(proofread({ values: ['45.8', '46.0', '46.O', '46.5', '46.9'], confidences, corrected }).offPattern).toEqual([false, false, false, false, false]);
     for (const misread of ['2O', 'l5', '1O5', '4,S']) expect(hasLetterInNumber(misread), misread).toBe(true);
     for (const fine of ['Battery 20%', '150 kW', '88 km/h', '5s', '12:05', '-3.5 °C', 'Lap 3']) expect(hasLetterInNumber(fine), fine).toBe(false);
+  });
+
+  it('marks every blank between two values of the series, and none before its first value or after its last', () => {
+    const reasons = sure(['', '', '44', '45', '', '', '47', '', '']);
+    expect(reasons.map((r) => r.length)).toEqual([0, 0, 0, 0, 1, 1, 0, 0, 0]);
+    expect(reasons[4]).toEqual(['no value read']);
+    // An empty correction says the frame has no value: it is no longer unsure.
+    const values = ['44', '', '46'];
+    expect(unsureReasons({ values, confidences: [95, null, 95], corrected: [false, true, false] }).flat()).toEqual([]);
+  });
+
+  it('marks a value far off the rest of a series blank on most frames, and leaves it off the pattern', () => {
+    // A phone-filmed temperature: blank on most frames, one reading 3722 for 37.2.
+    const values = ['37.1', '', '', '37.2', '', '3722', '', '', '37.3', '', '37.2'];
+    const { reasons, offPattern } = proofread({ values, confidences: values.map((v) => (v ? 92 : null)), corrected: values.map(() => false) });
+    expect(reasons[5]).toEqual(['jumps from 37.2 to 3722: digits run together or decimal point lost?']);
+    expect(offPattern.flatMap((off, i) => (off ? [i] : []))).toEqual([5]);
+    expect(reasons.flatMap((r, i) => (r[0] === 'no value read' ? [i] : []))).toEqual([1, 2, 4, 6, 7, 9]);
+    // A spike where the series changes level: the jump rules see neighbours that disagree; the outlier rule flags it.
+    const stepping = ['20', '20', '20', '20', '600', '30', '30', '30', '30'];
+    const found = proofread({ values: stepping, confidences: stepping.map(() => 92), corrected: stepping.map(() => false) });
+    expect(found.reasons.map((r) => r.join())).toEqual(['', '', '', '', 'far off the values around it (25)', '', '', '', '']);
+    expect(found.offPattern[4]).toBe(true);
   });
 
   it('never flags a corrected cell, and counts its corrected value as a neighbour', () => {

@@ -1,6 +1,7 @@
 import { normaliseConfidence, type TextBlock } from './geometry.js';
 import type { TrackPoint } from './block-tracking.js';
 import { parseValue } from './number-parsing.js';
+import { outlierReason, seriesOutliers } from './series-outliers.js';
 
 /*
  * Proofreading the Numerical view's series: which cells a person should check against the picture, and why.
@@ -15,13 +16,17 @@ import { parseValue } from './number-parsing.js';
  *       - every value of the run is far from both while they agree with each other: a jump that comes back
  *         (20, 80, 81, 21). "Far" is more than ten times the series' median step between frames and more than a
  *         fifth of the values' size, so a steady counter, or a value that changes level and stays there
- *         (10, 10, 50, 50, 50, 50), is not flagged.
+ *         (10, 10, 50, 50, 50, 50), is not flagged;
+ *   - it is far off the values around it, by series-outliers.ts (a factor of 5 or more from the local medians: 3722
+ *     among 37.2s, whatever the blanks between them);
+ *   - it is blank between two values of the series: a gap, where the block was not read or read as nothing (blanks
+ *     before the series' first value and after its last are the reading not being on screen yet, or any more).
  * A faint reading is not unsure when the frames right before and after it confirm it: both read with confidence
  * (or corrected), without a flag, and it equals both of them, or lies exactly halfway between them (a counter's
  * or a clock's next step: 25 between 24 and 26, 00:05 between 00:04 and 00:06). An OCR misread almost never lands
  * exactly there; a reading that changed for one frame only and was misread as its neighbours would be missed.
- * Corrected cells are never unsure (a person checked them), and their corrected values count as neighbours.
- * The rules only point at cells; they never change a value.
+ * Corrected cells are never unsure (a person checked them, and an empty correction says the frame has no value),
+ * and their corrected values count as neighbours. The rules only point at cells; they never change a value.
  */
 
 /** Confidence (percent) under which a cell is unsure. Clear digits read by Tesseract score 85 to 96. */
@@ -68,6 +73,12 @@ function powerOfTenApart(a: number, b: number): number {
   return nearest !== 0 && Math.abs(nearest) <= 3 && Math.abs(exponent - nearest) < POWER_OF_TEN_TOLERANCE ? nearest : 0;
 }
 
+/** What a power of ten between a value and its neighbour suggests: 3722 for 37.2 is digits run together, or the point lost. */
+function decimalPointWhat(value: number, neighbour: number): string {
+  if (Math.abs(value) < Math.abs(neighbour)) return 'decimal point misplaced?';
+  return powerOfTenApart(value, neighbour) >= 2 ? 'digits run together or decimal point lost?' : 'decimal point lost?';
+}
+
 function median(values: readonly number[]): number {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);
@@ -84,8 +95,22 @@ export interface ProofreadInput {
   corrected: readonly boolean[];
 }
 
+/** The reason a gap between two values of a series gives. */
+export const BLANK_REASON = 'no value read';
+
+export interface Proofread {
+  /** Per frame, why its cell is unsure (empty when it is not): sentences for a tooltip. */
+  reasons: string[][];
+  /** Per frame, true where the value breaks the series' pattern (a jump, an outlier): the chart leaves it off its line. */
+  offPattern: boolean[];
+}
+
 /** Per frame, why its cell is unsure (empty when it is not): sentences for a tooltip. */
-export function unsureReasons({ values, confidences, corrected }: ProofreadInput): string[][] {
+export function unsureReasons(input: ProofreadInput): string[][] {
+  return proofread(input).reasons;
+}
+
+export function proofread({ values, confidences, corrected }: ProofreadInput): Proofread {
   const reasons = values.map(() => [] as string[]);
   const letters = values.map((v) => v !== '' && hasLetterInNumber(v));
   // The numbers the pattern rules compare: cells that read as a number without a letter in it.
@@ -107,7 +132,7 @@ export function unsureReasons({ values, confidences, corrected }: ProofreadInput
       const runValues = run.map((at) => numbers[at]!);
       const shown = run.map((at) => values[at]).join(', ');
       if (runValues.every((v) => powerOfTenApart(v, b) !== 0 && powerOfTenApart(v, a) !== 0)) {
-        const what = `decimal point ${Math.abs(runValues[0]!) > Math.abs(b) ? 'lost' : 'misplaced'}?`;
+        const what = decimalPointWhat(runValues[0]!, b);
         const reason = length === 1 ? `jumps from ${values[before]} to ${shown}: ${what}` : `jumps from ${values[before]} to ${shown} and back to ${values[after]}: ${what}`;
         for (const at of run) reasons[at]!.push(reason);
       } else if (!far(b, a) && runValues.every((v) => far(v, b) && far(v, a))) {
@@ -126,9 +151,18 @@ export function unsureReasons({ values, confidences, corrected }: ProofreadInput
     const value = numbers[at]!;
     const settled = beyond === undefined || beyond === at || powerOfTenApart(numbers[neighbour]!, numbers[beyond]!) === 0;
     if (settled && powerOfTenApart(value, numbers[neighbour]!) !== 0) {
-      reasons[at]!.push(`jumps from ${values[neighbour]} to ${values[at]}: decimal point ${Math.abs(value) > Math.abs(numbers[neighbour]!) ? 'lost' : 'misplaced'}?`);
+      reasons[at]!.push(`jumps from ${values[neighbour]} to ${values[at]}: ${decimalPointWhat(value, numbers[neighbour]!)}`);
     }
   }
+
+  // Far off the values around it, where the rules above found nothing.
+  seriesOutliers(numbers).forEach((outlier, i) => {
+    if (outlier && !corrected[i] && reasons[i]!.length === 0) reasons[i]!.push(outlierReason(outlier));
+  });
+  // Off the pattern: those, and a number with a letter in it read far off the others (4G.2 read as 4 among 46s).
+  const asRead = values.map((v, i) => (letters[i] ? (parseValue(v, { times: false })?.value ?? null) : numbers[i]!));
+  const farAsRead = seriesOutliers(asRead);
+  const offPattern = reasons.map((r, i) => r.length > 0 || (letters[i]! && farAsRead[i] !== null));
 
   // A faint reading the frames either side confirm (see above). A neighbour without a confidence confirms nothing.
   const isSure = (i: number) => corrected[i] || (values[i] !== '' && !letters[i] && (confidences[i] ?? 0) >= UNSURE_CONFIDENCE && reasons[i]!.length === 0);
@@ -145,13 +179,19 @@ export function unsureReasons({ values, confidences, corrected }: ProofreadInput
     return b !== null && v !== null && a !== null && b !== a && Math.abs(2 * v - (b + a)) <= 1e-9 * Math.max(1, Math.abs(v));
   };
 
+  const filled = values.flatMap((v, i) => (v === '' ? [] : [i]));
+  const [first, last] = [filled[0] ?? values.length, filled.at(-1) ?? -1];
   values.forEach((v, i) => {
-    if (v === '' || corrected[i]) return;
+    if (corrected[i]) return;
+    if (v === '') {
+      if (i > first && i < last) reasons[i]!.push(BLANK_REASON);
+      return;
+    }
     if (letters[i]) reasons[i]!.push('letter in a number');
     const confidence = confidences[i];
     if (confidence !== null && confidence !== undefined && confidence < UNSURE_CONFIDENCE && (reasons[i]!.length > 0 || !confirmed(i))) {
       reasons[i]!.unshift(`confidence ${Math.round(confidence)} %`);
     }
   });
-  return reasons;
+  return { reasons, offPattern };
 }

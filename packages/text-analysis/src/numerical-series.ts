@@ -1,4 +1,4 @@
-import type { TextBlock } from './geometry.js';
+import { boundsOf, type Rect, type TextBlock } from './geometry.js';
 import type { Track, TrackPoint } from './block-tracking.js';
 import { findNumberSeries, type FoundSeries } from './number-series.js';
 import { orderByPosition, seriesValues, type SeriesValues } from './numerical-export.js';
@@ -85,9 +85,23 @@ export function seriesOf(frames: readonly (readonly TextBlock[])[], block: Selec
   return series;
 }
 
-/** Series top of the screen first (by their blocks' average height; the order picked where equal), as export.csv. */
+/** Series in screen order (top first, left to right along a line; the order picked where equal), as export.csv. */
 export function inScreenOrder(rows: readonly BlockSeries[]): BlockSeries[] {
-  return orderByPosition(rows.map((row) => ({ row, averageY: row.values.averageY }))).map(({ row }) => row);
+  return orderByPosition(rows.map((row) => ({ row, averageY: row.values.averageY, averageX: row.values.averageX, averageHeight: row.values.averageHeight }))).map(({ row }) => row);
+}
+
+/**
+ * Where a series' block usually is: the median of its boxes' left, top, width and height over its frames, or null
+ * when it has none. The proofreader crops a frame there when nothing was read on it.
+ */
+export function usualBox(frames: readonly (readonly TextBlock[])[], points: readonly TrackPoint[]): Rect | null {
+  const boxes = points.flatMap(({ frame, index }) => {
+    const block = frames[frame]?.[index];
+    return block ? [boundsOf(block.vertices)] : [];
+  });
+  if (boxes.length === 0) return null;
+  const middle = (pick: (r: Rect) => number) => boxes.map(pick).sort((a, b) => a - b)[boxes.length >> 1]!;
+  return { x: middle((r) => r.x), y: middle((r) => r.y), w: middle((r) => r.w), h: middle((r) => r.h) };
 }
 
 export interface FindOutcome {

@@ -1,5 +1,5 @@
 import { memo, useMemo, useState } from 'react';
-import { nextUnsure, NUMERICAL_CSV_FILE, NUMERICAL_TXT_FILE, numericalCsv, numericalRows, numericalTxt, unsureCells, type CellRef, type CorrectionAction, type ExportFrame, type ProofSeries } from '@frametext/text-analysis';
+import { nextUnsure, usualBox, NUMERICAL_CSV_FILE, NUMERICAL_TXT_FILE, numericalCsv, numericalRows, numericalTxt, unsureCells, type CellRef, type CorrectionAction, type ExportFrame, type ProofSeries } from '@frametext/text-analysis';
 import { downloadFile } from '../../../../lib/download';
 import type { ResultsFrame } from '../../model';
 import { CellProofreader } from './CellProofreader';
@@ -23,6 +23,45 @@ interface Column {
   original: boolean;
 }
 
+interface ValueCellProps {
+  proof: ProofSeries;
+  frame: number;
+  text: string;
+  open: boolean;
+  onToggle: () => void;
+}
+
+/**
+ * One value of a series, as a button that opens the proofreader: with its confidence or "corrected" under it, in
+ * orange when unsure (a blank between two values too), the reasons as its tooltip. Any cell can be opened and
+ * corrected, a blank one included.
+ */
+function ValueCell({ proof: p, frame, text, open, onToggle }: ValueCellProps) {
+  const reasons = p.reasons[frame] ?? [];
+  const confidence = p.confidences[frame];
+  const corrected = p.corrected[frame] ?? false;
+  const state = corrected ? 'corrected' : reasons.length > 0 ? 'unsure' : 'sure';
+  const confidenceText = confidence === null || confidence === undefined ? null : `${Math.round(confidence)} %`;
+  const tip = corrected ? `Corrected (read as “${p.readings[frame] || 'nothing'}”)` : reasons.length > 0 ? reasons.join('; ') : confidenceText ? `confidence ${confidenceText}` : undefined;
+  const note = corrected ? 'corrected' : (confidenceText ?? (state === 'unsure' && !text ? 'blank' : null));
+  return (
+    <td className={`numerical-cell numerical-cell--${state}${open ? ' numerical-cell--open' : ''}`}>
+      <button
+        type="button"
+        className="numerical-cell__button"
+        title={tip}
+        aria-label={`${p.series.name}, frame ${frame + 1}: ${text || 'no value'}${tip ? ` (${state === 'sure' ? tip : `${state}: ${tip}`})` : ''}`}
+        aria-pressed={open}
+        data-state={state}
+        onClick={onToggle}
+      >
+        <span className="numerical-cell__value">{text || '–'}</span>
+        {note && <span className="numerical-cell__note">{note}</span>}
+      </button>
+    </td>
+  );
+}
+
 /**
  * The Results to Export table (Frame, Time, a column per series) with each reading's confidence, the unsure
  * readings marked, and the proofreader: clicking a value shows its crop of the frame and takes a correction.
@@ -35,6 +74,8 @@ export const ExportTable = memo(function ExportTable({ frames, pictures, frameLa
   const unsureCount = useMemo(() => unsureCells(proof, frames.length).length, [proof, frames.length]);
   const [open, setOpen] = useState<CellRef | null>(null);
   const openProof = open ? proof.find((p) => p.id === open.seriesId) : undefined;
+  const detections = useMemo(() => pictures.map((f) => f.detections), [pictures]);
+  const usual = useMemo(() => (openProof ? usualBox(detections, openProof.row.points) : null), [detections, openProof]);
   const exportCsv = () => downloadFile(NUMERICAL_CSV_FILE, numericalCsv(frames, series), 'text/csv;charset=utf-8');
   const exportTxt = () => downloadFile(NUMERICAL_TXT_FILE, numericalTxt(frames, series));
 
@@ -46,31 +87,9 @@ export const ExportTable = memo(function ExportTable({ frames, pictures, frameLa
 
   const cell = (column: Column, frame: number, text: string) => {
     const { proof: p } = column;
-    const hasBlock = p.row.indexByFrame.has(frame);
-    if (column.original || (!hasBlock && !p.corrected[frame])) return <td key={`${p.id}${column.original ? 'o' : ''}`}>{text}</td>;
-    const reasons = p.reasons[frame] ?? [];
-    const confidence = p.confidences[frame];
-    const corrected = p.corrected[frame] ?? false;
+    if (column.original) return <td key={`${p.id}o`}>{text}</td>;
     const isOpen = open?.seriesId === p.id && open.frame === frame;
-    const state = corrected ? 'corrected' : reasons.length > 0 ? 'unsure' : 'sure';
-    const confidenceText = confidence === null || confidence === undefined ? null : `${Math.round(confidence)} %`;
-    const tip = corrected ? `Corrected (read as “${p.readings[frame] || 'nothing'}”)` : reasons.length > 0 ? reasons.join('; ') : confidenceText ? `confidence ${confidenceText}` : undefined;
-    return (
-      <td key={p.id} className={`numerical-cell numerical-cell--${state}${isOpen ? ' numerical-cell--open' : ''}`}>
-        <button
-          type="button"
-          className="numerical-cell__button"
-          title={tip}
-          aria-label={`${p.series.name}, frame ${frame + 1}: ${text || 'no value'}${tip ? ` (${state === 'sure' ? tip : `${state}: ${tip}`})` : ''}`}
-          aria-pressed={isOpen}
-          data-state={state}
-          onClick={() => show(isOpen ? null : { seriesId: p.id, frame })}
-        >
-          <span className="numerical-cell__value">{text || '–'}</span>
-          {corrected ? <span className="numerical-cell__note">corrected</span> : confidenceText && <span className="numerical-cell__note">{confidenceText}</span>}
-        </button>
-      </td>
-    );
+    return <ValueCell key={p.id} proof={p} frame={frame} text={text} open={isOpen} onToggle={() => show(isOpen ? null : { seriesId: p.id, frame })} />;
   };
 
   return (
@@ -97,8 +116,13 @@ export const ExportTable = memo(function ExportTable({ frames, pictures, frameLa
       {series.length === 0 && <p className="muted small">Select blocks to see their values for every frame here.</p>}
       {series.length > 0 && (
         <p className="muted small">
-          Under each value, the confidence it was read with. Values marked in orange look unsure (low confidence, a jump, a letter in a number): click
-          one to check it against the picture and correct it.
+          Under each value, the confidence it was read with. Values marked in orange look unsure (low confidence, far off the values around it, a
+          letter in a number, or blank between two values): click one to check it against the picture and correct it.
+        </p>
+      )}
+      {series.length > 0 && (
+        <p className="numerical-export__count" role="status">
+          {unsureCount === 0 ? 'No unsure values.' : `${unsureCount} unsure ${unsureCount === 1 ? 'value' : 'values'}`}
         </p>
       )}
       {open && openProof && pictures[open.frame] && (
@@ -108,6 +132,7 @@ export const ExportTable = memo(function ExportTable({ frames, pictures, frameLa
           frameLabel={frameLabel(open.frame)}
           proof={openProof}
           unsureLeft={unsureCount}
+          usual={usual}
           onSave={(value) => {
             onCorrection({ type: 'corrected', seriesId: open.seriesId, frame: open.frame, value });
             // The saved cell is no longer unsure: the next one is looked for among the others.

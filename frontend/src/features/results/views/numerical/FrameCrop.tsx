@@ -5,8 +5,8 @@ interface Props {
   imageUrl: string | null;
   /** The box's coordinate space; null when it is the image's own pixels. */
   space: { width: number; height: number } | null;
-  /** The reading's box, in `space` coordinates. */
-  box: Rect;
+  /** The reading's box, in `space` coordinates; null shows the whole picture. */
+  box: Rect | null;
   /** Describes the crop, e.g. "Frame 3 (0:02) around Speed Block". */
   label: string;
 }
@@ -26,8 +26,8 @@ export function cropRect(box: Rect, image: { width: number; height: number }, sc
 }
 
 /**
- * Cuts the reading's box (padded) out of its frame's picture onto a canvas. The picture is the one the view already
- * loads, so it usually comes from the browser's cache.
+ * Cuts the reading's box (padded) out of its frame's picture onto a canvas, or draws the whole picture when there is
+ * no box. The picture is the one the view already loads, so it usually comes from the browser's cache.
  */
 export function FrameCrop({ imageUrl, space, box, label }: Props) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
@@ -44,8 +44,8 @@ export function FrameCrop({ imageUrl, space, box, label }: Props) {
       if (cancelled || !canvas || !ctx) return;
       const natural = { width: image.naturalWidth, height: image.naturalHeight };
       const scale = space ? { x: natural.width / space.width, y: natural.height / space.height } : { x: 1, y: 1 };
-      const crop = cropRect(box, natural, scale);
-      const zoom = Math.min(MAX_SCALE, Math.max(1, READABLE_TEXT_HEIGHT / Math.max(1, box.h * scale.y)));
+      const crop = box ? cropRect(box, natural, scale) : { x: 0, y: 0, w: natural.width, h: natural.height };
+      const zoom = box ? Math.min(MAX_SCALE, Math.max(1, READABLE_TEXT_HEIGHT / Math.max(1, box.h * scale.y))) : 1;
       const ratio = window.devicePixelRatio || 1;
       canvas.width = Math.round(crop.w * zoom * ratio);
       canvas.height = Math.round(crop.h * zoom * ratio);

@@ -45,6 +45,49 @@ function chargerView(seconds: number, options: { confidence?: boolean; demo?: bo
   return { ...view, frames: view.frames.map((f) => ({ ...f, space: { width: 1280, height: 720 } })) };
 }
 
+/** A block `h` pixels high (line's blocks are 60). */
+const sized = (block: ReturnType<typeof line>, h: number) => {
+  const { x, y } = block.vertices[0]!;
+  const w = block.vertices[1]!.x - x;
+  return { ...block, vertices: quad(x, y, w, h), area: w * h };
+};
+
+/** Frames of an upload from each frame's blocks, one a second, 1280x720. */
+function viewOf(name: string, frames: ReturnType<typeof line>[][]): ResultsView {
+  const base = sampleDetails({ uploadName: name });
+  const details = {
+    ...base,
+    results: {
+      ...base.results,
+      results: frames,
+      linesByFrame: frames.map(() => []),
+      ocrResults: frames.map((_, s) => ({ t: s, fileIndex: s, text: '', detections: [] })),
+    },
+    urls: frames.map((_, s) => `http://files.test/${String(s * 1000).padStart(10, '0')}.jpg`),
+  };
+  const view = viewFromDetails('in-1', details);
+  return { ...view, frames: view.frames.map((f) => ({ ...f, space: { width: 1280, height: 720 } })) };
+}
+
+/**
+ * A phone-filmed instrument: TEMP with its label to the left, then SPEED and ALTITUDE side by side under their
+ * labels (ALTITUDE's smaller digits a little higher). TEMP was not read on frame 3, and read 3722 for 37.2 on frame 6.
+ */
+const TEMPERATURE = ['37.0', '37.1', null, '37.2', '37.2', '3722', '37.3', '37.3'];
+function instrumentView(): ResultsView {
+  return viewOf(
+    'Instrument',
+    TEMPERATURE.map((temperature, s) => [
+      line('TEMP', 80, 180, 120, 93),
+      ...(temperature === null ? [] : [line(temperature, 420, 170, 200, 92)]),
+      sized(line('SPEED', 60, 560, 110, 95), 30),
+      sized(line('ALTITUDE', 760, 560, 160, 95), 30),
+      sized(line(`${1000 + 137 * s} KM/H`, 67, 610, 355, 94), 50),
+      sized(line(`${(2 + 1.7 * s).toFixed(1)} KM`, 765, 606, 225, 94), 46),
+    ]),
+  );
+}
+
 function renderView(view: ResultsView) {
   const store = makeStore();
   render(
@@ -78,6 +121,9 @@ const box = (text: string) => document.querySelector(`polygon[data-text="${text}
 /** What the last "Find the numbers" click found. */
 const findResult = () => within(screen.getByRole('region', { name: 'Numbers in one click' })).getByRole('status');
 const selectedTable = () => screen.getByRole('heading', { name: 'Selected Blocks' }).closest('section') as HTMLElement;
+const exportSection = () => screen.getByRole('heading', { name: 'Results to Export' }).closest('section') as HTMLElement;
+/** A value's button in Results to Export (frame 1-based). */
+const cell = (series: string, frame: number) => within(exportSection()).getByRole('button', { name: new RegExp(`^${series.replace(/[()]/g, '\\$&')}, frame ${frame}: `) });
 const exportRows = () => {
   const table = within(screen.getByRole('heading', { name: 'Results to Export' }).closest('section') as HTMLElement).getByRole('table');
   return within(table)
@@ -256,6 +302,73 @@ describe('NumericalView', () => {
     await user.click(screen.getByRole('button', { name: 'Remove Power (kW)' }));
     await user.click(screen.getByRole('button', { name: 'Find the numbers' }));
     expect(findResult()).toHaveTextContent('Found 1 series: Power (kW).');
+  });
+
+  it('names side-by-side readings after the labels above them and keeps the screen\'s order, left to right', async () => {
+    renderView(instrumentView());
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Find the numbers' }));
+    expect(findResult()).toHaveTextContent('Found 3 series: TEMP, SPEED (km/h), ALTITUDE (km).');
+    expect(exportRows()[0]).toEqual(['Frame', 'Time', 'TEMP', 'SPEED (km/h)', 'ALTITUDE (km)']);
+    const rows = within(selectedTable()).getAllByRole('row').slice(1);
+    expect(rows.map((r) => r.querySelector('th')!.textContent)).toEqual(['TEMPLocked', 'SPEED (km/h)Locked', 'ALTITUDE (km)Locked']);
+  });
+
+  it('marks a blank and a value far off the others as unsure, in the table and on the chart, and counts them', async () => {
+    renderView(instrumentView());
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Find the numbers' }));
+    const blank = cell('TEMP', 3);
+    expect(blank).toHaveAttribute('data-state', 'unsure');
+    expect(blank).toHaveAttribute('title', 'no value read');
+    expect(blank).toHaveTextContent('–blank');
+    const spike = cell('TEMP', 6);
+    expect(spike).toHaveAttribute('data-state', 'unsure');
+    expect(spike).toHaveAttribute('title', 'jumps from 37.2 to 3722: digits run together or decimal point lost?');
+    expect(cell('TEMP', 5)).toHaveAttribute('data-state', 'sure');
+    expect(cell('SPEED (km/h)', 3)).toHaveAttribute('data-state', 'sure');
+    expect(within(exportSection()).getByRole('status')).toHaveTextContent('2 unsure values');
+    expect(screen.getByRole('button', { name: 'Next unsure value (2)' })).toBeEnabled();
+    // The chart leaves the 3722 out of the line and its axis, and says what its marks are.
+    expect(screen.getByText(/^Marked in orange: 1 value far off the others, left out of the line .*; 1 frame without a value/)).toBeInTheDocument();
+  });
+
+  it('visits the blank and the value far off with "Next unsure value" and takes the values typed for them', async () => {
+    renderView(instrumentView());
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Find the numbers' }));
+    await user.click(screen.getByRole('button', { name: 'Next unsure value (2)' }));
+
+    // The blank first: nothing was read there, so the crop shows where TEMP usually is, and the field is empty.
+    let proofreader = screen.getByRole('region', { name: 'TEMP, Frame 3 (0:02)' });
+    expect(within(proofreader).getByRole('img', { name: 'Frame 3 (0:02) where TEMP usually is' })).toBeInTheDocument();
+    expect(proofreader).toHaveTextContent('no value read');
+    expect(proofreader).toHaveTextContent('Nothing was read here on this frame');
+    expect(screen.getByRole('img', { name: 'Frame 3 (0:02)' })).toBeInTheDocument();
+    const field = within(proofreader).getByLabelText('Value on the picture');
+    expect(field).toHaveFocus();
+    expect(field).toHaveValue('');
+    await user.type(field, '37.1{Enter}');
+
+    // Then the 3722, prefilled with its reading.
+    proofreader = screen.getByRole('region', { name: 'TEMP, Frame 6 (0:05)' });
+    expect(within(proofreader).getByRole('img', { name: 'Frame 6 (0:05) around TEMP' })).toBeInTheDocument();
+    expect(proofreader).toHaveTextContent('digits run together');
+    const value = within(proofreader).getByLabelText('Value on the picture');
+    expect(value).toHaveFocus();
+    expect(value).toHaveValue('3722');
+    await user.clear(value);
+    await user.type(value, '37.2{Enter}');
+
+    // That was the last: the proofreader closes, both cells read as corrected, nothing is marked any more.
+    expect(screen.queryByRole('region', { name: /^TEMP, Frame/ })).not.toBeInTheDocument();
+    expect(cell('TEMP', 3)).toHaveAttribute('data-state', 'corrected');
+    expect(cell('TEMP', 3)).toHaveTextContent('37.1corrected');
+    expect(cell('TEMP', 6)).toHaveTextContent('37.2corrected');
+    expect(within(exportSection()).getByRole('status')).toHaveTextContent('No unsure values.');
+    expect(screen.getByRole('button', { name: 'Next unsure value' })).toBeDisabled();
+    expect(screen.queryByText(/^Marked in orange/)).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Export as csv' }));
+    const csv = (await saved.at(-1)!.text).split('\r\n');
+    expect(csv.slice(1, 9).map((row) => row.split(',')[2])).toEqual(['37.0', '37.1', '37.1', '37.2', '37.2', '37.2', '37.3', '37.3']);
   });
 
   it('says so when no number changes', async () => {

@@ -23,7 +23,9 @@ import './numerical.css';
 
 /**
  * The Numerical view: text blocks followed across frames (tracking), picked as series on the frame, cleaned, and
- * exported as export.csv, with a chart of the series over time.
+ * exported as export.csv, with a chart of the series over time. The picture and the tracking settings sit left of
+ * Find the numbers and Selected Blocks; Results to Export and the chart take the whole width below them. In one
+ * column (a phone) Find the numbers comes first and the tracking settings after the series (numerical.css).
  */
 export default function NumericalView({ view, work }: ViewProps) {
   const detections = useMemo(() => view.frames.map((f) => f.detections), [view]);
@@ -51,7 +53,6 @@ export default function NumericalView({ view, work }: ViewProps) {
   const rows = useMemo(() => inScreenOrder(selection.blocks.map((b) => seriesOf(detections, b, tracks))), [selection.blocks, detections, tracks]);
   // The series as corrected, with their confidences and unsure cells: the table, the chart and the exports use these.
   const proof = useMemo(() => proofSeries(detections, rows, corrections), [detections, rows, corrections]);
-  const series = useMemo(() => proof.map((p) => p.series), [proof]);
   const selectedIds = useMemo(() => selection.blocks.map((b) => b.uniqueID).join(','), [selection.blocks]);
   useEffect(() => {
     correct({ type: 'seriesKept', seriesIds: selectedIds === '' ? [] : selectedIds.split(',').map(Number) });
@@ -118,7 +119,7 @@ export default function NumericalView({ view, work }: ViewProps) {
           ?
         </button>
       </div>
-      <div className="results__main">
+      <div className="results__main numerical__main">
         <div className="stack numerical-viewer">
           <div className="numerical-stage">
             <FrameStage frame={frame} label={label(index)} interactive overlay={() => <BlockBoxes boxes={boxes} highlight={highlight} onPick={pick} />} />
@@ -155,10 +156,10 @@ export default function NumericalView({ view, work }: ViewProps) {
               onClose={() => select({ type: 'editToggled', uniqueID: editing.block.uniqueID })}
             />
           )}
-          <ExportTable frames={exportFrames} pictures={view.frames} frameLabel={label} proof={proof} onCorrection={correct} onShowFrame={setIndex} onExportJson={exportJson} />
         </div>
       </div>
-      {series.length > 0 && <SeriesChart uploadName={view.uploadName} times={times} series={series} />}
+      <ExportTable frames={exportFrames} pictures={view.frames} frameLabel={label} proof={proof} onCorrection={correct} onShowFrame={setIndex} onExportJson={exportJson} />
+      {proof.length > 0 && <SeriesChart uploadName={view.uploadName} times={times} proof={proof} />}
       {howToOpen && <HowToModal onClose={() => setHowToOpen(false)} />}
     </div>
   );

@@ -1,16 +1,17 @@
 import { memo, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
-import type { SeriesValues } from '@frametext/text-analysis';
+import type { ProofSeries } from '@frametext/text-analysis';
 import { selectTheme, toastShown } from '../../../../lib/ui';
 import { useAppDispatch, useAppSelector } from '../../../../lib/store';
 import { downloadFile } from '../../../../lib/download';
-import { chartFileName, chartModel } from './chartData';
+import { cellsOf, chartFileName, chartModel, marksCaption } from './chartData';
 import { chartSvg, chartSvgSize, svgToPng } from './chartSvg';
 import type { ChartColours } from './lineChart';
 
 interface Props {
   uploadName: string;
   times: readonly (number | null)[];
-  series: readonly SeriesValues[];
+  /** The selected series as corrected, with what proofreading says of each cell. */
+  proof: readonly ProofSeries[];
 }
 
 type Drawn = { destroy(): void } | null;
@@ -24,14 +25,17 @@ function themeColours(): ChartColours {
 /**
  * The selected series over time as a line chart (Chart.js, loaded when first needed), one value axis per unit
  * stacked one above the other (times on a time-valued one), with gaps where a value is missing or is not a number,
- * in the current theme's colours, and PNG and SVG downloads (chartSvg.ts).
+ * unsure values marked and values far off the others left out of the lines and their axes (chartData.ts), in the
+ * current theme's colours, and PNG and SVG downloads (chartSvg.ts).
  */
-export const SeriesChart = memo(function SeriesChart({ uploadName, times, series }: Props) {
+export const SeriesChart = memo(function SeriesChart({ uploadName, times, proof }: Props) {
   const theme = useAppSelector(selectTheme);
   const dispatch = useAppDispatch();
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const [state, setState] = useState<'loading' | 'drawn' | 'failed'>('loading');
-  const model = useMemo(() => chartModel(times, series), [times, series]);
+  const series = useMemo(() => proof.map((p) => p.series), [proof]);
+  const model = useMemo(() => chartModel(times, series, proof.map(cellsOf)), [times, series, proof]);
+  const caption = marksCaption(model);
 
   useEffect(() => {
     let cancelled = false;
@@ -89,6 +93,7 @@ export const SeriesChart = memo(function SeriesChart({ uploadName, times, series
           aria-label={`Line chart of ${series.map((s) => s.name).join(', ')} over ${model.axis === 'time' ? 'time' : 'frames'}; axes: ${model.axes.map((a) => a.title).join(', ')}`}
         />
       </div>
+      {model.hasNumbers && caption && <p className="muted small numerical-chart__marks">{caption}</p>}
     </section>
   );
 });

@@ -3,7 +3,7 @@ import { chartModel } from './chartData';
 import { chartSvg, chartSvgSize, niceTicks } from './chartSvg';
 
 const colours = { text: '#111111', muted: '#555555', grid: '#dddddd', background: '#ffffff' };
-const series = (name: string, values: string[], unit: string | null = null) => ({ name, values, originals: null, averageY: 0, count: values.length, unit });
+const series = (name: string, values: string[], unit: string | null = null) => ({ name, values, originals: null, averageY: 0, averageX: 0, averageHeight: 0, count: values.length, unit });
 
 describe('chart SVG', () => {
   it('breaks a line at a missing value and shows a lone value as a dot', () => {
@@ -14,6 +14,21 @@ describe('chart SVG', () => {
     expect(path.match(/M/g)).toHaveLength(3);
     expect(path.match(/L/g)).toHaveLength(1);
     expect(svg.match(/<circle /g)).toHaveLength(2);
+  });
+
+  it('draws a value far off the others as a triangle on the panel\'s top edge, a gap as a cross, and keeps the axis on the line', () => {
+    const values = ['37.1', '37.2', '', '37.2', '3722', '37.4'];
+    const model = chartModel([0, 1, 2, 3, 4, 5], [series('Temperature', values, '°C')], [
+      { unsure: [false, false, true, false, true, false], offPattern: [false, false, false, false, true, false] },
+    ]);
+    const svg = chartSvg(model, colours, 'Instrument');
+    const labels = [...svg.matchAll(/text-anchor="end"[^>]*>([^<]+)<\/text>/g)].map((m) => Number(m[1]));
+    expect(Math.max(...labels)).toBeLessThan(38);
+    expect(svg.match(/data-mark="outlier"/g)).toHaveLength(1);
+    expect(svg.match(/data-mark="gap"/g)).toHaveLength(1);
+    // The triangle's tip is on the top panel's top edge (the legend's row above it).
+    const tip = /<path d="M([\d.]+) ([\d.]+)L[^"]*Z"[^>]*data-mark="outlier"/.exec(svg)!;
+    expect(Number(tip[2])).toBeLessThan(80);
   });
 
   it('is a standalone document on the theme background, one panel per unit, with escaped names', () => {

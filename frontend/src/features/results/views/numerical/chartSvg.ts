@@ -1,5 +1,5 @@
 import { formatClock } from '@frametext/text-analysis';
-import { SERIES_COLOURS, type ChartModel } from './chartData';
+import { MARK_COLOUR, niceStep, SERIES_COLOURS, type ChartMark, type ChartModel } from './chartData';
 import type { ChartColours } from './lineChart';
 
 /*
@@ -7,7 +7,7 @@ import type { ChartColours } from './lineChart';
  * the view's chart (one panel per value axis, stacked, top series first; a shared x axis of time or frames; the
  * theme's colours on its own background), drawn with attributes only, so it renders anywhere without the page's
  * styles. A missing value breaks its line: the line never joins across a gap, and a value alone between two gaps
- * shows as a dot.
+ * shows as a dot. Proofreading's marks are drawn in orange over the lines, as in the view (ChartMark).
  */
 
 export const CHART_SVG_WIDTH = 960;
@@ -28,27 +28,24 @@ export function niceTicks(min: number, max: number, count: number, isTime = fals
   let step: number;
   const clockSteps = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200];
   if (isTime && raw >= 1) step = clockSteps.find((s) => s >= raw) ?? Math.ceil(raw / 3600) * 3600;
-  else {
-    const power = 10 ** Math.floor(Math.log10(raw));
-    step = ([1, 2, 5, 10].find((m) => m * power >= raw) ?? 10) * power;
-  }
+  else step = niceStep(max - min, count);
   const ticks: number[] = [];
   for (let v = Math.ceil(min / step) * step; v <= max + step * 1e-9; v += step) ticks.push(Number(v.toPrecision(12)));
   return ticks;
 }
 
-/** The y range of a panel, widened a little so lines do not run along its edges (and a flat line sits mid-panel). */
-function valueRange(values: readonly number[]): { min: number; max: number } {
-  let min = Math.min(...values);
-  let max = Math.max(...values);
-  if (min === max) {
-    const pad = Math.abs(min) * 0.1 || 1;
-    return { min: min - pad, max: max + pad };
+/** A proofreading mark at (x, y) in the picture: a ring, a triangle at an edge or a dot, a cross for a gap. */
+function markSvg(mark: ChartMark, x: number, y: number, series: string): string {
+  const at = `data-mark="${mark.kind}" data-series="${escapeXml(series)}"`;
+  const stroke = `stroke="${MARK_COLOUR}" stroke-width="2"`;
+  if (mark.kind === 'gap') {
+    const [cx, cy] = [x, y - 6];
+    return `<path d="M${num(cx - 4)} ${num(cy - 4)}L${num(cx + 4)} ${num(cy + 4)}M${num(cx - 4)} ${num(cy + 4)}L${num(cx + 4)} ${num(cy - 4)}" ${stroke} ${at}/>`;
   }
-  const pad = (max - min) * 0.05;
-  min -= pad;
-  max += pad;
-  return { min, max };
+  if (mark.kind === 'unsure') return `<circle cx="${num(x)}" cy="${num(y)}" r="5" fill="none" ${stroke} ${at}/>`;
+  if (mark.clamped === 'top') return `<path d="M${num(x)} ${num(y + 1)}L${num(x + 6)} ${num(y + 11)}L${num(x - 6)} ${num(y + 11)}Z" fill="${MARK_COLOUR}" ${at}/>`;
+  if (mark.clamped === 'bottom') return `<path d="M${num(x)} ${num(y - 1)}L${num(x + 6)} ${num(y - 11)}L${num(x - 6)} ${num(y - 11)}Z" fill="${MARK_COLOUR}" ${at}/>`;
+  return `<circle cx="${num(x)}" cy="${num(y)}" r="5" fill="${MARK_COLOUR}" ${at}/>`;
 }
 
 /** The legend's rows: names laid left to right, wrapping at the chart's width (text width estimated). */
@@ -112,9 +109,8 @@ export function chartSvg(model: ChartModel, colours: ChartColours, title: string
     const panelTop = top + panel * (PANEL_HEIGHT + PANEL_GAP);
     const panelBottom = panelTop + PANEL_HEIGHT;
     const lines = model.lines.map((line, index) => ({ line, index })).filter(({ line }) => line.axisId === axis.id);
-    const ys = lines.flatMap(({ line }) => line.points.flatMap((p) => (p.y === null ? [] : [p.y])));
-    if (ys.length === 0) return;
-    const { min, max } = valueRange(ys);
+    if (!axis.range) return;
+    const { min, max } = axis.range;
     const yPos = (y: number) => panelBottom - ((y - min) / (max - min)) * PANEL_HEIGHT;
     for (const tick of niceTicks(min, max, 4, axis.isTime)) {
       const y = num(yPos(tick));
@@ -143,6 +139,7 @@ export function chartSvg(model: ChartModel, colours: ChartColours, title: string
       out.push(`<path d="${d.trim()}" fill="none" stroke="${colour}" stroke-width="2" stroke-linejoin="round" stroke-linecap="round" data-series="${escapeXml(line.label)}"/>`);
       out.push(...dots);
     }
+    for (const { line } of lines) for (const mark of line.marks) out.push(markSvg(mark, xPos(mark.x), yPos(mark.y), line.label));
   });
 
   out.push(`<line x1="${MARGIN.left}" y1="${bottom}" x2="${width - MARGIN.right}" y2="${bottom}" stroke="${escapeXml(colours.text)}" stroke-width="1"/>`);

@@ -23,16 +23,22 @@ const rows = [seriesOf(frames, selection.blocks[0]!, tracks)];
 const times = [{ t: 0 }, { t: 1 }, { t: 2 }, { t: 3 }, { t: 4 }];
 
 describe('corrections', () => {
-  it('marks the unsure cells and walks them in order, wrapping round', () => {
+  it('marks the unsure cells, the blank one included, and walks them in order, wrapping round', () => {
     const proof = proofSeries(frames, rows, noCorrections);
-    expect(proof[0]!.reasons).toEqual([[], [], ['jumps from 45.3 to 455: decimal point lost?'], [], ['confidence 41 %']]);
+    expect(proof[0]!.reasons).toEqual([[], [], ['jumps from 45.3 to 455: decimal point lost?'], ['no value read'], ['confidence 41 %']]);
+    expect(proof[0]!.offPattern).toEqual([false, false, true, false, false]);
     expect(unsureCells(proof, 5)).toEqual([
       { seriesId: 4321, frame: 2 },
+      { seriesId: 4321, frame: 3 },
       { seriesId: 4321, frame: 4 },
     ]);
     expect(nextUnsure(proof, 5, null)).toEqual({ seriesId: 4321, frame: 2 });
-    expect(nextUnsure(proof, 5, { seriesId: 4321, frame: 2 })).toEqual({ seriesId: 4321, frame: 4 });
+    expect(nextUnsure(proof, 5, { seriesId: 4321, frame: 2 })).toEqual({ seriesId: 4321, frame: 3 });
     expect(nextUnsure(proof, 5, { seriesId: 4321, frame: 4 })).toEqual({ seriesId: 4321, frame: 2 });
+    // A value typed for the blank frame fills it: it is no longer unsure, and export.csv holds it.
+    const filled = proofSeries(frames, rows, correctionsReducer(noCorrections, { type: 'corrected', seriesId: 4321, frame: 3, value: '45.9' }));
+    expect(filled[0]!.reasons[3]).toEqual([]);
+    expect(numericalCsv(times, [filled[0]!.series]).split('\r\n')[4]).toBe('4,0:03,45.9');
   });
 
   it('puts a correction into export.csv and the chart, and takes it out again when reverted', () => {

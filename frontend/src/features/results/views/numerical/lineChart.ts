@@ -1,6 +1,6 @@
 import { Chart, Legend, LineController, LineElement, LinearScale, PointElement, Tooltip, type Plugin } from 'chart.js';
 import { formatClock } from '@frametext/text-analysis';
-import { SERIES_COLOURS, type ChartModel } from './chartData';
+import { MARK_COLOUR, SERIES_COLOURS, type ChartMark, type ChartModel } from './chartData';
 
 /*
  * Chart.js, loaded only when a chart is drawn (SeriesChart imports this module dynamically), so the first load of
@@ -28,6 +28,17 @@ const background: Plugin<'line'> = {
   },
 };
 
+/** How a proofreading mark is drawn (as chartSvg.ts draws it): a ring, a triangle at an edge or a dot, a cross. */
+const markStyle = (mark: ChartMark) =>
+  mark.kind === 'gap'
+    ? { pointStyle: 'crossRot' as const, rotation: 0, filled: false }
+    : mark.kind === 'unsure'
+      ? { pointStyle: 'circle' as const, rotation: 0, filled: false }
+      : { pointStyle: mark.clamped ? ('triangle' as const) : ('circle' as const), rotation: mark.clamped === 'bottom' ? 180 : 0, filled: true };
+
+const markText = (mark: ChartMark) =>
+  mark.kind === 'gap' ? 'no value' : mark.kind === 'unsure' ? `${mark.value} (unsure)` : `${mark.value} (${mark.clamped ? 'off the scale' : 'far off the others'})`;
+
 export function drawLineChart(canvas: HTMLCanvasElement, model: ChartModel, colours: ChartColours): Chart<'line'> {
   const xTick = (value: number | string) => (model.axis === 'time' ? formatClock(Number(value), model.timeDecimals) : String(value));
   const axisOf = new Map(model.axes.map((axis, i) => [axis.id, { axis, scaleId: `y${i}` }]));
@@ -42,6 +53,8 @@ export function drawLineChart(canvas: HTMLCanvasElement, model: ChartModel, colo
         stack: 'values',
         stackWeight: 1,
         offset: model.axes.length > 1,
+        // The line's values decide the range; marks off the scale sit on its edge (chartData.ts).
+        ...(axis.range ? { min: axis.range.min, max: axis.range.max } : {}),
         title: { display: true, text: axis.title, color: colours.muted },
         ticks: { color: colours.muted, ...(axis.isTime ? { callback: (value: number | string) => formatClock(Number(value)) } : {}) },
         grid: { color: colours.grid },
@@ -52,19 +65,39 @@ export function drawLineChart(canvas: HTMLCanvasElement, model: ChartModel, colo
   return new Chart(canvas, {
     type: 'line',
     data: {
-      datasets: model.lines.map((line, i) => {
-        const colour = SERIES_COLOURS[i % SERIES_COLOURS.length]!;
-        return {
-          label: line.label,
-          data: line.points,
-          yAxisID: axisOf.get(line.axisId)!.scaleId,
-          borderColor: colour,
-          backgroundColor: colour,
-          pointRadius: 2,
-          borderWidth: 2,
-          spanGaps: false,
-        };
-      }),
+      datasets: [
+        ...model.lines.map((line, i) => {
+          const colour = SERIES_COLOURS[i % SERIES_COLOURS.length]!;
+          return {
+            label: line.label,
+            data: line.points,
+            yAxisID: axisOf.get(line.axisId)!.scaleId,
+            borderColor: colour,
+            backgroundColor: colour,
+            pointRadius: 2,
+            borderWidth: 2,
+            spanGaps: false,
+          };
+        }),
+        // One dataset of marks per line, after all the lines (the legend lists the lines only).
+        ...model.lines.map((line) => {
+          const styles = line.marks.map(markStyle);
+          return {
+            label: `${line.label}: marks`,
+            data: line.marks.map((m) => ({ x: m.x, y: m.y })),
+            yAxisID: axisOf.get(line.axisId)!.scaleId,
+            showLine: false,
+            borderColor: MARK_COLOUR,
+            pointBorderColor: MARK_COLOUR,
+            pointBackgroundColor: styles.map((m) => (m.filled ? MARK_COLOUR : 'transparent')),
+            pointStyle: styles.map((m) => m.pointStyle),
+            pointRotation: styles.map((m) => m.rotation),
+            pointRadius: 5,
+            pointHoverRadius: 6,
+            pointBorderWidth: 2,
+          };
+        }),
+      ],
     },
     options: {
       animation: false,
@@ -84,11 +117,13 @@ export function drawLineChart(canvas: HTMLCanvasElement, model: ChartModel, colo
         ...yScales,
       },
       plugins: {
-        legend: { labels: { color: colours.text } },
+        legend: { labels: { color: colours.text, filter: (item) => (item.datasetIndex ?? 0) < model.lines.length } },
         tooltip: {
           callbacks: {
             title: (items) => (items[0] ? xTick(items[0].parsed.x ?? 0) : ''),
             label: (item) => {
+              const marked = model.lines[item.datasetIndex - model.lines.length];
+              if (marked) return `${marked.label}: ${markText(marked.marks[item.dataIndex]!)}`;
               const line = model.lines[item.datasetIndex]!;
               const y = item.parsed.y ?? 0;
               return `${line.label}: ${axisOf.get(line.axisId)!.axis.isTime ? formatClock(y) : String(y)}`;
