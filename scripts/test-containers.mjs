@@ -113,6 +113,8 @@ function writeEnvFile() {
     JWT_KEY_PASSPHRASE: secret(),
     // The suite's uploads are the only work: no demo upload competing with them.
     DEMO_SEED: 'false',
+    // The suite buys a pack through the simulated checkout, which compose leaves off unless told.
+    SIMULATED_CHECKOUT: 'true',
     OBJECT_STORE_SIZE_GB: '4',
   };
   writeFileSync(envFile, Object.entries(values).map(([k, v]) => `${k}=${v}\n`).join(''), { mode: 0o600 });

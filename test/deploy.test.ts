@@ -16,7 +16,7 @@ import * as networking from 'kubernetes-models/networking.k8s.io/v1';
 import * as policy from 'kubernetes-models/policy/v1';
 import { parseConfig } from '@frametext/service-kit';
 import { LOCAL_IMAGES, LOCAL_VERSIONS } from '../scripts/lib/local-images.mjs';
-import { configSchema as billingConfig } from '../services/billing/src/config.js';
+import { configSchema as billingConfig, paymentsMode } from '../services/billing/src/config.js';
 import { configSchema as frameExtractionConfig } from '../services/frame-extraction/src/config.js';
 import { gatewayConfigSchema } from '../services/gateway/src/config.js';
 import { identityConfigSchema } from '../services/identity/src/config.js';
@@ -327,6 +327,12 @@ describe('k8s manifests', () => {
     // The pods that store files have the object store's keys; no pod has the fs store's signing secret.
     expect(Boolean(env.S3_SECRET_KEY), name).toBe(['upload', 'frame-extraction', 'ocr-tesseract', 'ocr-cloud', 'results'].includes(name));
     expect(env.STORAGE_SIGNING_SECRET).toBeUndefined();
+  });
+
+  it('runs no simulated checkout (free credits for anyone), in compose or in a cluster, unless an operator turns it on', () => {
+    expect(paymentsMode(parseConfig(billingConfig, podEnv('billing')))).toBe('off');
+    // Compose passes .env's value on, false when .env says nothing.
+    expect(services.billing!.environment.SIMULATED_CHECKOUT).toBe('${SIMULATED_CHECKOUT:-false}');
   });
 
   it('never lets the autoscalers start more database connections than Postgres allows, with or without KEDA', () => {

@@ -9,13 +9,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chargerValues, makeChargerVideo, type GeneratedVideo } from '@frametext/sample-media';
 import { startIsolatedProduct } from '../scripts/lib/isolated-product.mjs';
+import { mailboxMessages } from '../scripts/lib/mailbox.mjs';
 import { apiClient, type UploadStatus } from './support/client.js';
 
 const base = 'http://localhost:8080';
 const SECONDS = 40;
 const mediaDir = mkdtempSync(path.join(tmpdir(), 'frametext-faults-media-'));
-const client = apiClient(base);
 let product: Awaited<ReturnType<typeof startIsolatedProduct>> | undefined;
+const client = apiClient(base, { mail: () => mailboxMessages(path.join(product!.dataDir, 'mailbox')) });
 let running: Awaited<ReturnType<typeof startIsolatedProduct>>['running'] | undefined;
 let video: GeneratedVideo;
 

@@ -96,7 +96,7 @@ describe('the service registry', () => {
       const code = sourcesOf(path.join(root, 'services', s.name, 'src'))
         .map((f) => readFileSync(f, 'utf8'))
         .join('\n');
-      const published = new Set([...code.matchAll(/enqueueEvent\(\s*[\w.]+,\s*'([a-z.0-9]+)'/g)].map((m) => m[1] as EventType));
+      const published = new Set([...code.matchAll(/enqueueEvent\(\s*[\w.]+,\s*'([a-z.0-9-]+)'/g)].map((m) => m[1] as EventType));
       expect([...published].sort(), s.name).toEqual([...s.publishes].sort());
     }
   });

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, type Page } from '@playwright/test';
+import { confirmationTokenIn, mailboxMessages } from '../../scripts/lib/mailbox.mjs';
 
 export const SCREENSHOTS = fileURLToPath(new URL('../../test-results/screenshots', import.meta.url));
 mkdirSync(SCREENSHOTS, { recursive: true });
@@ -16,8 +17,11 @@ export function uniqueEmail(prefix: string): string {
   return `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
 }
 
-/** Signs up through the login page; ends on the onboarding page. */
-export async function signUp(page: Page, email = uniqueEmail('e2e'), password = 'browser-pass-1'): Promise<{ email: string; password: string }> {
+/**
+ * Signs up through the login page; ends on the onboarding page. Unless `confirm` is false, the e-mail is then
+ * confirmed with the mailed link's token (as the page the link opens does) and the free credits are waited for.
+ */
+export async function signUp(page: Page, email = uniqueEmail('e2e'), password = 'browser-pass-1', { confirm = true } = {}): Promise<{ email: string; password: string }> {
   await page.goto('/login');
   await page.getByRole('button', { name: 'Sign Up', exact: true }).first().click();
   const form = page.getByRole('form', { name: 'Sign up form' });
@@ -25,7 +29,20 @@ export async function signUp(page: Page, email = uniqueEmail('e2e'), password = 
   await form.getByLabel('Password', { exact: true }).fill(password);
   await form.getByRole('button', { name: 'Sign Up' }).click();
   await expect(page).toHaveURL(/\/onboarding$/);
+  if (confirm) {
+    await expect.poll(async () => confirmationTokenFor(email), { timeout: 15_000 }).toBeTruthy();
+    const confirmed = await page.request.post('/api/auth/email-confirmation/confirm', { data: { token: await confirmationTokenFor(email) } });
+    expect(confirmed.status()).toBe(200);
+    await expect.poll(() => credits(page), { timeout: 15_000 }).toBeGreaterThan(0);
+  }
   return { email, password };
+}
+
+const mailbox = () => path.join(process.env.FRAMETEXT_E2E_DATA_DIR ?? '', 'mailbox');
+
+/** The token of the newest e-mail confirmation link mailed to `email`, if it has arrived. */
+export async function confirmationTokenFor(email: string): Promise<string | undefined> {
+  return confirmationTokenIn(await mailboxMessages(mailbox()), email);
 }
 
 /** Logs out from the user menu and waits for the landing page. */

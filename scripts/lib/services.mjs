@@ -38,6 +38,15 @@ function localSecrets(dir) {
   return secrets;
 }
 
+/**
+ * A machine of one's own buys packs through billing's simulated checkout (no money moves), which billing never turns
+ * on by itself: on here unless a Stripe key is given or SIMULATED_CHECKOUT says otherwise.
+ */
+function localPurchases(env) {
+  if (env.SIMULATED_CHECKOUT !== undefined || env.STRIPE_SECRET_KEY) return {};
+  return { SIMULATED_CHECKOUT: 'true' };
+}
+
 const LEVELS = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
 const COLORS = { warn: 33, error: 31, fatal: 31 };
 
@@ -83,7 +92,7 @@ export function startServices({ env = {}, quiet = false } = {}) {
   // Logs name people's e-mail addresses: readable by the user who runs FrameText only.
   mkdirSync(logsDir, { recursive: true, mode: 0o700 });
   chmodSync(logsDir, 0o700);
-  const baseEnv = { ...process.env, ...localSecrets(dir), NODE_ENV: process.env.NODE_ENV ?? 'production', ...env, DATA_DIR: dir };
+  const baseEnv = { ...process.env, ...localSecrets(dir), NODE_ENV: process.env.NODE_ENV ?? 'production', ...localPurchases({ ...process.env, ...env }), ...env, DATA_DIR: dir };
   const children = new Map();
   const restarts = new Map();
   let stopping = false;

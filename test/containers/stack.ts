@@ -48,3 +48,14 @@ export function jsonLogs(container: Container): Record<string, any>[] {
 export function kill(container: Container): void {
   podman(['kill', '--signal', 'KILL', container.id]);
 }
+
+/**
+ * The messages identity wrote to its mailbox folder (no SMTP in the stack), oldest first: the folder is inside its
+ * container (DATA_DIR of the image), read through podman.
+ */
+export async function identityMail(): Promise<string[]> {
+  const [identity] = containersOf('identity');
+  if (!identity) return [];
+  const text = podman(['exec', identity.id, 'sh', '-c', 'for f in $(ls "$DATA_DIR/mailbox" 2>/dev/null | sort); do cat "$DATA_DIR/mailbox/$f"; printf "\\0"; done']);
+  return text.split('\0').filter((m) => m.trim() !== '');
+}

@@ -8,9 +8,9 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chargerValues, makeChargerVideo, makePhotoSeries } from '@frametext/sample-media';
 import { apiClient } from '../support/client.js';
-import { BASE_URL, UPSTREAM } from './stack.js';
+import { BASE_URL, UPSTREAM, identityMail } from './stack.js';
 
-const client = apiClient(BASE_URL);
+const client = apiClient(BASE_URL, { mail: identityMail });
 const dir = mkdtempSync(path.join(tmpdir(), 'frametext-it-media-'));
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
 

@@ -7,9 +7,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chargerValues, makeChargerVideo, type GeneratedVideo } from '@frametext/sample-media';
 import { apiClient, type UploadStatus } from '../support/client.js';
-import { BASE_URL, containersOf, jsonLogs, kill, type Container } from './stack.js';
+import { BASE_URL, containersOf, identityMail, jsonLogs, kill, type Container } from './stack.js';
 
-const client = apiClient(BASE_URL);
+const client = apiClient(BASE_URL, { mail: identityMail });
 const dir = mkdtempSync(path.join(tmpdir(), 'frametext-it-workers-'));
 /** 60 frames; and 240 for the kill, so that the upload is still being read when a worker dies. */
 let short: GeneratedVideo;

@@ -28,8 +28,12 @@ import { ocrCloudService } from '../../services/ocr-cloud/src/service.js';
 import { loadConfig as ocrCloudConfig } from '../../services/ocr-cloud/src/config.js';
 import { FakeGoogle, fixedTokenAccess } from '../../services/ocr-cloud/test/support/fake-google.js';
 import type { RecordedCall } from './openapi-check.js';
+import { confirmEmail, mailboxMessages } from '../../scripts/lib/mailbox.mjs';
 
 type Stoppable = { stop(): Promise<void>; port: number; metricsPort?: number };
+
+/** Every service the stack starts (the gateway keeps no data). */
+const STACK_SERVICES = ['identity', 'billing', 'upload', 'results', 'frame-extraction', 'ocr-tesseract', 'ocr-cloud'];
 
 export interface PipelineStack {
   base: string;
@@ -41,7 +45,7 @@ export interface PipelineStack {
   api(method: string, route: string, body?: unknown, token?: string, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
   /** Every call made with `api` and what it answered, in order (checked against /api/openapi.json). */
   calls: RecordedCall[];
-  /** Signs a user up and waits for the free credit grant. */
+  /** Signs a user up, confirms their e-mail by the mailed link and waits for the free credit grant. */
   signUp(): Promise<{ token: string; email: string; password: string; refreshToken: string; uid: string }>;
   /** Starts one more OCR worker (for crash tests, or to resume after stopOcrWorkers); returns a stop function. */
   addOcrWorker(): Promise<Stoppable>;
@@ -60,6 +64,8 @@ export interface PipelineStack {
   metrics(service: 'results' | 'ocr-tesseract' | 'upload'): Promise<string>;
   /** A view of one service's schema (`results`, `ocr-tesseract`...), to see what it has handled or published. */
   db(service: string): Knex;
+  /** The Postgres schema of every service of the stack: all the tables it keeps. */
+  schemas: string[];
   stop(): Promise<void>;
 }
 
@@ -97,6 +103,11 @@ export async function startPipelineStack(env: Record<string, string> = {}): Prom
     DEMO_SEED: 'false',
     // Cloud AI is offered while the stack's ocr-cloud worker consumes its queue.
     OCR_CLOUD_QUEUE: `${id}_ocr-cloud`,
+    // Packs are sold through billing's simulated checkout, turned on as npm start turns it on (never on by default).
+    SIMULATED_CHECKOUT: 'true',
+    // Tests poll far faster than a person does: the per-person request budget is out of their way unless a test
+    // about it sets its own.
+    REQUESTS_PER_MINUTE_PER_PERSON: '100000',
     ...env,
   };
   const running: Stoppable[] = [];
@@ -189,6 +200,7 @@ export async function startPipelineStack(env: Record<string, string> = {}): Prom
       const port = { results, 'ocr-tesseract': ocr, upload }[service].metricsPort;
       return (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     },
+    schemas: STACK_SERVICES.map((s) => `${id}_${s.replace(/-/g, '_')}`),
     db(service) {
       const schema = `${id}_${service.replace(/-/g, '_')}`;
       if (!views.has(schema)) views.set(schema, createDb(TEST_DATABASE_URL, schema, { max: 1 }));
@@ -201,6 +213,8 @@ export async function startPipelineStack(env: Record<string, string> = {}): Prom
       if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
       const token = res.body.idToken as string;
       const signedUp = { token, email, password, refreshToken: res.body.refreshToken as string, uid: res.body.user.uid as string };
+      // The free credits come once the address is confirmed, as a person does it: the link in the mail.
+      await confirmEmail(base, email, () => mailboxMessages(path.join(dataDir, 'mailbox')));
       for (let i = 0; i < 200; i++) {
         const profile = await api('GET', '/getUserData', undefined, token);
         if (profile.body?.credits > 0) return signedUp;
@@ -215,7 +229,7 @@ export async function startPipelineStack(env: Record<string, string> = {}): Prom
       await gateway.close();
       for (const r of running.reverse()) await r.stop().catch(() => undefined);
       await google.stop();
-      await deleteBrokerObjects(shared.BUS_EXCHANGE!, ['identity', 'billing', 'upload', 'results', 'frame-extraction', 'ocr-tesseract', 'ocr-cloud'].map((s) => `${id}_${s}`));
+      await deleteBrokerObjects(shared.BUS_EXCHANGE!, STACK_SERVICES.map((s) => `${id}_${s}`));
       await dropSchemas(`${id}_`);
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -32,6 +32,7 @@ export const routes: RouteObject[] = [
       { path: '/docs/api', element: page(() => import('../features/content/ApiReferencePage')) },
       { path: '/login', element: page(() => import('../features/auth/components/LoginPage')) },
       { path: '/reset-password', element: page(() => import('../features/auth/components/ResetPasswordPage')) },
+      { path: '/confirm-email', element: page(() => import('../features/auth/components/ConfirmEmailPage')) },
       { path: '/demo', element: page(() => import('../features/results/DemoPage')) },
       { path: '/checkout-success', element: page(() => import('../features/credits/CheckoutSuccessPage')) },
       { path: '/checkout-cancelled', element: page(() => import('../features/credits/CheckoutCancelledPage')) },

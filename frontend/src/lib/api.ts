@@ -82,7 +82,7 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> =
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: ['Profile', 'Uploads', 'Upload', 'Config'],
+  tagTypes: ['Profile', 'Uploads', 'Upload', 'Config', 'EmailConfirmation'],
   endpoints: () => ({}),
 });
 

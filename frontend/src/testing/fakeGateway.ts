@@ -3,7 +3,8 @@ import { vi } from 'vitest';
 
 /*
  * The one fake gateway of the component tests: fetch answers "METHOD /api/path" from a table of handlers, every
- * request is recorded, and GET /api/config answers a working default unless a test replaces it.
+ * request is recorded, and GET /api/config (and the e-mail confirmation, as confirmed) answer a working default unless a
+ * test replaces them.
  */
 
 /** Node's Request refuses relative URLs and jsdom's AbortSignal; the SPA's fetches are relative to the page. */
@@ -27,6 +28,7 @@ export interface Call {
 /** Public settings as GET /api/config answers them, with both engines usable. */
 export const testConfig: PublicConfig = {
   freeCredits: 50,
+  purchases: 'simulated',
   engines: [
     { engine: 'cloud', available: false, reason: 'No Google Cloud Vision key is configured.', creditsPerFrame: 1, framesPerCredit: 1 },
     { engine: 'server', available: true, reason: null, creditsPerFrame: 0.1, framesPerCredit: 10 },
@@ -51,7 +53,12 @@ export function fakeGateway(routes: Record<string, Handler> = {}) {
   vi.stubGlobal('Request', PageRequest);
   const calls: Call[] = [];
   const requests: Request[] = [];
-  const table: Record<string, Handler> = { 'GET /api/config': () => json(testConfig), ...routes };
+  const table: Record<string, Handler> = {
+    'GET /api/config': () => json(testConfig),
+    // A signed-in person whose e-mail is confirmed: no banner asks them to, unless a test says otherwise.
+    'GET /api/auth/email-confirmation': () => json({ email: 'ada@example.com', confirmed: true }),
+    ...routes,
+  };
   // RTK Query calls fetch(request); the session refresh calls fetch(url, init), as code outside RTK Query may.
   const fetchMock = vi.fn(async (input: Request | string, init?: RequestInit) => {
     const request = typeof input === 'string' ? new PageRequest(input, init) : input;

@@ -8,6 +8,8 @@ import {
   deleteAccountProofRequestSchema,
   deleteAccountProofResponseSchema,
   deleteAccountRequestSchema,
+  emailConfirmationStatusSchema,
+  emailConfirmRequestSchema,
   jwksResponseSchema,
   loginRequestSchema,
   logoutRequestSchema,
@@ -188,6 +190,29 @@ export const API_OPERATIONS: Record<string, ApiOperation> = {
     responses: ok('What the session must add.', 'Reauthentication', reauthenticationResponseSchema),
     errors: { 401: 'Not a session\'s access token (auth/session-required).' },
   },
+  'GET /api/auth/email-confirmation': {
+    tag: 'auth',
+    summary: 'Says whether the signed-in account\'s e-mail address is confirmed (its free credits come with that).',
+    responses: ok('The address and whether it is confirmed.', 'EmailConfirmationStatus', emailConfirmationStatusSchema),
+    errors: { 401: 'Not a session\'s access token (auth/session-required).' },
+  },
+  'POST /api/auth/email-confirmation': {
+    tag: 'auth',
+    summary: 'Mails the signed-in account a new confirmation link (the one sent at sign-up stays usable too).',
+    responses: noContent('A link is on its way.'),
+    errors: {
+      401: 'Not a session\'s access token (auth/session-required).',
+      409: 'The address is confirmed already (auth/email-already-confirmed).',
+      429: 'Several links were sent in the last hour; wait and retry (auth/too-many-requests).',
+    },
+  },
+  'POST /api/auth/email-confirmation/confirm': {
+    tag: 'auth',
+    summary: 'Confirms an e-mail address with the token of the mailed link (single use; no sign-in needed). The free credits follow within seconds.',
+    body: named('EmailConfirmRequest', emailConfirmRequestSchema),
+    responses: ok('Confirmed.', 'EmailConfirmationStatus', emailConfirmationStatusSchema),
+    errors: { 400: 'The token is missing, unknown, already used or expired (auth/invalid-confirmation-token).', 429: 'Too many attempts from this address; wait and retry.' },
+  },
   'GET /api/auth/google/start': {
     tag: 'auth',
     summary: 'Starts signing in with Google (for a browser: it redirects to Google).',
@@ -251,7 +276,7 @@ export const API_OPERATIONS: Record<string, ApiOperation> = {
     summary: 'Says every file is uploaded: processing starts.',
     body: { ...named('UploadCompleteRequest', uploadCompleteRequestSchema), example: { uploadID: '0b7c6a8e-2f0e-4a53-9c1e-7f3d1b2a9c4d' } },
     responses: ok('Processing has started.', 'UploadCompleteResponse', uploadCompleteResponseSchema),
-    errors: { 400: INVALID_BODY, 404: NOT_FOUND, 409: 'A file is missing from storage, or the upload is past this step.' },
+    errors: { 400: INVALID_BODY, 404: NOT_FOUND, 409: 'A file is missing from storage, or the upload is past this step.', 410: 'The upload was deleted before it was completed.' },
   },
   'POST /api/logLocalUpload': {
     tag: 'uploads',
@@ -274,10 +299,10 @@ export const API_OPERATIONS: Record<string, ApiOperation> = {
   },
   'POST /api/deleteUploads': {
     tag: 'uploads',
-    summary: 'Deletes uploads of yours with their frames and results.',
+    summary: 'Deletes uploads of yours with their frames and results, never-completed ones too; one being processed stops, charged for the frames read so far.',
     body: { ...named('DeleteUploadsRequest', deleteUploadsRequestSchema), example: { uploads: ['0b7c6a8e-2f0e-4a53-9c1e-7f3d1b2a9c4d'], deleteUploads: true } },
     responses: ok('The ids that were deleted (others\' and unknown ids are left out).', 'DeleteUploadsResponse', deleteUploadsResponseSchema),
-    errors: { 400: INVALID_BODY },
+    errors: { 400: INVALID_BODY, 503: 'A never-completed upload cannot be deleted right now; nothing was deleted, ask again in a moment.' },
   },
 
   // ---------------------------------------------------------------- results

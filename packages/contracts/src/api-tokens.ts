@@ -56,32 +56,11 @@ export const exchangeApiTokenResponseSchema = z.object({
 });
 export type ExchangeApiTokenResponse = z.infer<typeof exchangeApiTokenResponseSchema>;
 
-/**
- * identity's `POST /internal/api-tokens/budget` (the gateway's workload token): takes up to `take` requests from the
- * token's budget shared by every gateway replica, after putting back `giveBack` the gateway leased and did not spend.
- * The budget is `requestsPerMinute` at once, refilled continuously over a minute (the gateways' setting).
- */
-export const apiTokenBudgetRequestSchema = z.strictObject({
-  tokenId: z.string().uuid(),
-  take: z.number().int().min(1).max(100_000),
-  giveBack: z.number().int().min(0).max(100_000),
-  requestsPerMinute: z.number().int().min(1).max(100_000),
-});
-export type ApiTokenBudgetRequest = z.infer<typeof apiTokenBudgetRequestSchema>;
-
-/** How many requests were leased (0 up to `take`), and how long until the budget holds one again (0 when it does). */
-export const apiTokenBudgetResponseSchema = z.object({
-  granted: z.number().int().min(0),
-  retryAfterMs: z.number().int().min(0),
-});
-export type ApiTokenBudgetResponse = z.infer<typeof apiTokenBudgetResponseSchema>;
-
 /** Error codes of personal tokens, wherever they are refused. */
 export type ApiTokenErrorCode =
   | 'auth/api-token-invalid'
   | 'auth/api-token-scope'
   | 'auth/api-token-not-allowed'
-  | 'auth/api-token-rate-limited'
   | 'auth/too-many-api-tokens'
   | 'auth/api-token-not-found'
   | 'auth/session-required'

@@ -79,9 +79,17 @@ export const engineAvailabilitySchema = z.object({
 });
 export type EngineAvailability = z.infer<typeof engineAvailabilitySchema>;
 
+/**
+ * How this server sells credit packs: `stripe` (Stripe Checkout), `simulated` (billing's own page, no money moves;
+ * only where an operator turned it on) or `off` (neither: the SPA says purchases are unavailable and offers no packs).
+ */
+export const PURCHASE_MODES = ['stripe', 'simulated', 'off'] as const;
+export type PurchaseMode = (typeof PURCHASE_MODES)[number];
+
 /** Public settings the SPA reads before sign-in: the free-credit grant, engines, rates, limits and packs. */
 export const publicConfigSchema = z.object({
   freeCredits: z.number().int().nonnegative(),
+  purchases: z.enum(PURCHASE_MODES),
   engines: z.array(engineAvailabilitySchema).length(ENGINES.length),
   maxFrames: z.number().int().positive(),
   localMaxFrames: z.number().int().positive(),

@@ -20,11 +20,21 @@ import { detectionSchema, wordSchema } from './results.js';
  * ("One upload, end to end"); each schema says who publishes it and who consumes it.
  */
 
-/** Published by identity when an account is created; consumed by billing (free-credit grant). */
+/** Published by identity when an account is created; consumed by billing (remembers the e-mail, opens the account). */
 export const userCreatedV1 = z.object({
   uid: z.string().uuid(),
   email: z.string().email(),
   createdAt: z.string().datetime(),
+});
+
+/**
+ * Published by identity once an account's e-mail address is proven, exactly once per account: its owner opened the
+ * confirmation link mailed at sign-up, or Google vouched for the address (a Google sign-up, or the Google link of an
+ * existing account). Consumed by billing, which grants the free credits then (once per user, whatever the copies).
+ */
+export const userEmailConfirmedV1 = z.object({
+  uid: z.string().uuid(),
+  confirmedAt: z.string().datetime(),
 });
 
 /**
@@ -136,7 +146,10 @@ export const ocrCompletedV1 = z.object({
   imageWidth: z.number().int().positive().optional(),
   imageHeight: z.number().int().positive().optional(),
   durationMs: z.number().nonnegative(),
+  /** Why the frame has no text, when it could not be read (a failure of ours: the frame is not charged). */
   failureReason: z.string().nullable().optional(),
+  /** Why a frame that was read (and is charged) came back short: it used its CPU budget. */
+  note: z.string().max(500).optional(),
 });
 
 /** Published by results when every frame is in; consumed by billing (captures the credits of the frames processed, releases the rest). */
@@ -170,12 +183,14 @@ export const UPLOAD_CANCEL_REASONS = [
   'abandoned',
   /** The person deleted their account (user.deleted.v1) while the upload was still being started or uploaded. */
   'account-deleted',
+  /** The person deleted the upload (POST /deleteUploads) before completing it. */
+  'deleted',
 ] as const;
 
 /**
  * Published by upload when an upload it started will never reach the pipeline: getUploadURL failed after it asked
- * billing for a hold whose outcome it does not know, the person never completed the upload, or they deleted their
- * account. Consumed by billing: it releases whatever the upload holds and refuses a reservation for it that arrives
+ * billing for a hold whose outcome it does not know, the person never completed the upload, deleted it before
+ * completing it, or deleted their account. Consumed by billing: it releases whatever the upload holds and refuses a reservation for it that arrives
  * later (the cancel can overtake a slow reservation). Not consumed by results: the person never had this upload in their list, so there is nothing
  * to show. upload.failed.v1 is not reused for it because results would then list a failed upload nobody made.
  */
@@ -187,16 +202,24 @@ export const uploadCancelledV1 = z.object({
 
 /**
  * Published by results when an upload is deleted, by its owner (deleteUploads), by retention or because its owner
- * deleted their account (user.deleted.v1), in the transaction that deletes it; consumed by billing (releases whatever the upload still holds: deleting an upload mid-processing
- * gives its credits back; a processed upload's charge stays).
+ * deleted their account (user.deleted.v1), in the transaction that deletes it. Consumed by billing (charges the frames
+ * read so far, `framesRead`, and releases the rest of the hold; a processed upload's charge stays), upload (the upload
+ * stops counting towards the quota), and frame-extraction and the OCR workers, on their urgent queues: the upload's
+ * work stops (no more frames taken or read, results of reads in flight dropped).
  */
 export const uploadDeletedV1 = z.object({
   uploadId: uploadIdSchema,
   userId: userIdSchema,
+  /**
+   * Frames the engine had read when the upload was deleted, counted as upload.processed.v1's framesProcessed (a frame
+   * read with a failureReason does not count). Absent from older publishers: nothing is charged.
+   */
+  framesRead: z.number().int().nonnegative().max(MAX_FRAMES).optional(),
 });
 
 export const eventSchemas = {
   'user.created.v1': userCreatedV1,
+  'user.email-confirmed.v1': userEmailConfirmedV1,
   'user.deleted.v1': userDeletedV1,
   'upload.completed.v1': uploadCompletedV1,
   'frames.extracted.v1': framesExtractedV1,

@@ -66,6 +66,17 @@ export type PasswordResetRequest = z.infer<typeof passwordResetRequestSchema>;
 export const passwordResetConfirmRequestSchema = z.object({ token: tokenField, password: passwordField });
 export type PasswordResetConfirmRequest = z.infer<typeof passwordResetConfirmRequestSchema>;
 
+/**
+ * Confirming the e-mail address (the free credits come with it). GET /api/auth/email-confirmation (a session's access
+ * token) answers where the signed-in account stands; POST there mails a new link; POST .../confirm takes the link's
+ * token (single use; no sign-in needed, the link is the proof).
+ */
+export const emailConfirmationStatusSchema = z.object({ email: z.string(), confirmed: z.boolean() });
+export type EmailConfirmationStatus = z.infer<typeof emailConfirmationStatusSchema>;
+
+export const emailConfirmRequestSchema = z.object({ token: tokenField });
+export type EmailConfirmRequest = z.infer<typeof emailConfirmRequestSchema>;
+
 export const authUserSchema = z.object({
   uid: z.string().uuid(),
   email: z.string(),
@@ -151,5 +162,8 @@ export const authErrorCodes = [
   'auth/account-exists-with-different-credential',
   'auth/requires-recent-login',
   'auth/no-password',
+  'auth/missing-confirmation-token',
+  'auth/invalid-confirmation-token',
+  'auth/email-already-confirmed',
 ] as const;
 export type AuthErrorCode = (typeof authErrorCodes)[number];

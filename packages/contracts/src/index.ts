@@ -7,6 +7,7 @@ export * from './billing.js';
 export * from './identity.js';
 export * from './gateway.js';
 export * from './api-tokens.js';
+export * from './request-budget.js';
 export * from './services.js';
 export * from './languages.js';
 export * from './kept-work.js';

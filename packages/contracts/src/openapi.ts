@@ -44,6 +44,8 @@ export interface OpenApiOperation {
 const ERROR_COMPONENT = 'Error';
 const BEARER = 'bearerAuth';
 const REFUSED_TOKEN = 'No token, or one that is invalid, expired or whose session ended: get a new one (sign in or refresh) and retry.';
+const RATE_LIMITED =
+  'You made more requests in a minute than your account may (gateway/rate-limited; all your API tokens and browser sessions count together): wait as long as Retry-After says.';
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** `/api/checkUploadStatus/:id` → `/api/checkUploadStatus/{id}`. */
@@ -122,6 +124,7 @@ function describeOperation(key: string, op: ApiOperation, signedIn: boolean, com
   }
   const errors: Record<number, string> = { ...op.errors };
   if (signedIn) errors[403] ??= REFUSED_TOKEN;
+  if (signedIn) errors[429] ??= RATE_LIMITED;
   const errorRef = components.add({ name: ERROR_COMPONENT, schema: errorBodySchema }, 'output');
   for (const [status, description] of Object.entries(errors)) {
     if (responses[status]) throw new Error(`${key}: ${status} is both a success and an error`);

@@ -358,6 +358,17 @@ export const settledUploadSchema = z.object({
 });
 export type SettledUpload = z.infer<typeof settledUploadSchema>;
 
+/**
+ * POST /internal/deleted-uploads on the upload service, from results' deleteUploads for the ids it has no upload of
+ * (same two proofs as above): the caller's uploads among `uploadIds` that upload still holds open are cancelled
+ * (`cancelled`: billing releases their holds at once), and those uploadComplete has settled but whose event results
+ * has not handled yet are named (`settled`: results deletes them on its side). Others' and unknown ids are left out.
+ */
+export const deleteUnfinishedUploadsRequestSchema = z.object({ uploadIds: z.array(uploadIdSchema).min(1).max(500) });
+export type DeleteUnfinishedUploadsRequest = z.infer<typeof deleteUnfinishedUploadsRequestSchema>;
+export const deleteUnfinishedUploadsResponseSchema = z.object({ cancelled: z.array(uploadIdSchema), settled: z.array(uploadIdSchema) });
+export type DeleteUnfinishedUploadsResponse = z.infer<typeof deleteUnfinishedUploadsResponseSchema>;
+
 // ---------------------------------------------------------------- GET /getUploads
 
 /** An upload card (spec section 3). Local records are merged in by the SPA with isLocal true. */

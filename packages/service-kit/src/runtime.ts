@@ -9,6 +9,8 @@ import { createDb, ensureDatabase, migrate, pingDb, type Knex, type Migration } 
 import { createLogger, type Logger } from './logging/logger.js';
 import { createHttpApp, finishHttpApp, listen, type ReadinessCheck, type RunningServer } from './http/app.js';
 import { busMigrations } from './bus/migrations.js';
+import { messageRetention, pruneDeliveredMessages } from './bus/pruning.js';
+import { startPeriodicJob } from './jobs/periodic-job.js';
 import { assertConsumers, createBus } from './bus/bus.js';
 import type { Bus, Consumer } from './bus/types.js';
 import { createStorage } from './storage/index.js';
@@ -114,7 +116,7 @@ export async function startService<C extends BaseConfig & { PORT: number }>(def:
 
   const consumers = def.consumers?.(deps) ?? [];
   assertConsumers(def.name, def.consumes ?? [], consumers);
-  registerServiceGauges(metrics, { db, bus, service: def.name, consumes: consumers.length > 0 });
+  registerServiceGauges(metrics, { db, bus, service: def.name, consumes: consumers.length > 0, urgent: consumers.some((c) => c.urgent) });
 
   const readiness: Record<string, ReadinessCheck> = {
     postgres: () => pingDb(db),
@@ -145,6 +147,8 @@ export async function startService<C extends BaseConfig & { PORT: number }>(def:
   }
   const api = server;
   revoked?.start();
+  // Sent events and old inbox entries go (bus/pruning.ts); every replica prunes, SKIP LOCKED shares the rows.
+  const pruning = startPeriodicJob('outbox and inbox pruning', config.MESSAGE_PRUNE_INTERVAL_MS, () => pruneDeliveredMessages(db, messageRetention(config)), logger);
   logger.info({ host: config.HOST, port: api.port, metricsPort: metricsServer?.port, schema }, `${def.name} ready`);
 
   let stopping: Promise<void> | undefined;
@@ -154,6 +158,7 @@ export async function startService<C extends BaseConfig & { PORT: number }>(def:
       await api.close();
       await metricsServer?.close();
       await revoked?.stop();
+      await pruning.stop();
       await bus.close();
       if (stopHook) await stopHook();
       await db.destroy();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_FREE_CREDITS, servicePort } from '@frametext/contracts';
+import { DEFAULT_FREE_CREDITS, servicePort, type PurchaseMode } from '@frametext/contracts';
 import { loadConfigOrExit, serviceConfig } from '@frametext/service-kit';
 
 const trueOrFalse = z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true');
@@ -25,10 +25,10 @@ export const configSchema = serviceConfig({
   /** Where the Stripe SDK sends API calls (tests point it at a local server); default Stripe's own API. */
   STRIPE_API_URL: z.string().url().optional(),
   /**
-   * The simulated checkout (no money moves): on by default while STRIPE_SECRET_KEY is unset, and refused
-   * together with it. Set false to offer no purchases at all when Stripe is not configured.
+   * The simulated checkout (no money moves, credits for free): on only when set to true (npm start and tests do),
+   * never by default, and refused together with STRIPE_SECRET_KEY. Unset or false without Stripe: no purchases.
    */
-  SIMULATED_CHECKOUT: trueOrFalse.optional(),
+  SIMULATED_CHECKOUT: trueOrFalse.default(false),
   /** Secret the simulated checkout signs its webhooks with; generated at start when unset. */
   SIMULATED_CHECKOUT_WEBHOOK_SECRET: z.string().min(16).optional(),
 }).superRefine((c, ctx) => {
@@ -43,12 +43,13 @@ export const configSchema = serviceConfig({
 export type Config = z.infer<typeof configSchema>;
 export type BillingConfig = Config;
 
-/** How purchases are taken: real Stripe, the simulated checkout, or not at all. */
-export type PaymentsMode = 'stripe' | 'simulated' | 'off';
+/** How purchases are taken: real Stripe, the simulated checkout, or not at all (`/api/config` tells the SPA). */
+export type PaymentsMode = PurchaseMode;
 
+/** Stripe with a secret key; the simulated checkout only when SIMULATED_CHECKOUT=true; otherwise no purchases. */
 export function paymentsMode(config: BillingConfig): PaymentsMode {
   if (config.STRIPE_SECRET_KEY) return 'stripe';
-  return config.SIMULATED_CHECKOUT === false ? 'off' : 'simulated';
+  return config.SIMULATED_CHECKOUT ? 'simulated' : 'off';
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): BillingConfig {

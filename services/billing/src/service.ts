@@ -5,7 +5,7 @@ import type { BillingContext } from './domain/context.js';
 import { releaseAbandonedReservations } from './domain/settlement.js';
 import { WEBHOOK_PATH, paymentRoutes } from './http/payment-routes.js';
 import { internalRoutes, publicRoutes } from './http/routes.js';
-import { simulatedCheckoutRoutes } from './http/simulated-checkout.js';
+import { simulatedCheckoutOff, simulatedCheckoutRoutes } from './http/simulated-checkout.js';
 import { billingConsumers, CONSUMED_EVENTS } from './messaging/consumers.js';
 import { paymentProviderFor } from './payments/index.js';
 
@@ -22,7 +22,7 @@ export interface BillingServiceOptions {
 const PAYMENTS_LOG = {
   stripe: 'purchases go through Stripe Checkout',
   simulated: 'purchases use the simulated checkout: no money moves',
-  off: 'purchases are off (no STRIPE_SECRET_KEY and SIMULATED_CHECKOUT=false)',
+  off: 'purchases are off: no STRIPE_SECRET_KEY, and SIMULATED_CHECKOUT is not true',
 } as const;
 
 /** The billing service as the kit runs it: ledger migrations, consumers, routes, payments and the reservation sweep. */
@@ -45,7 +45,7 @@ export function billingService(config: BillingConfig, opts: BillingServiceOption
       const ctx: BillingContext = { config, db, logger, payments, engines: enginesOf(bus) };
       app.use('/api', publicRoutes(ctx));
       app.use('/api', paymentRoutes(ctx));
-      if (payments?.name === 'simulated') app.use('/api', simulatedCheckoutRoutes(ctx, payments));
+      app.use('/api', payments?.name === 'simulated' ? simulatedCheckoutRoutes(ctx, payments) : simulatedCheckoutOff());
       app.use('/internal', internalRoutes(ctx));
       logger.info({ payments: payments?.name ?? 'off' }, PAYMENTS_LOG[payments?.name ?? 'off']);
       opts.onContext?.(ctx);

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEnvelope } from '@frametext/service-kit';
-import { startBilling, userCreated, type TestBilling } from './helpers.js';
+import { emailConfirmed, startBilling, userCreated, type TestBilling } from './helpers.js';
 
 let billing: TestBilling;
 beforeAll(async () => {
@@ -28,6 +28,7 @@ async function everyRowAsText(): Promise<string> {
 async function userWithAHold() {
   const user = userCreated();
   await billing.deliver('user.created.v1', user);
+  await billing.deliver('user.email-confirmed.v1', emailConfirmed(user.uid));
   const uploadId = randomUUID();
   expect((await billing.reserve({ uploadId, userId: user.uid, engine: 'server', frames: 10 })).status).toBe(200);
   return { user, uploadId };
@@ -69,6 +70,7 @@ describe('user.deleted.v1', () => {
     await billing.deliver('upload.cancelled.v1', { uploadId: late, userId: user.uid, reason: 'account-deleted' });
     await billing.deliver('upload.failed.v1', { uploadId, userId: user.uid, reason: 'The video could not be read.', stage: 'extraction' });
     await billing.deliver('user.created.v1', user);
+    await billing.deliver('user.email-confirmed.v1', emailConfirmed(user.uid));
     expect(await account(user.uid)).toMatchObject({ email: null, balance: 0 });
     expect(await movements(user.uid)).toEqual(['grant 50', 'reserve 1', 'reserve 1', 'capture 1', 'forfeit 48', 'release 1', 'forfeit 1']);
   });
@@ -82,10 +84,11 @@ describe('user.deleted.v1', () => {
     expect(await movements(user.uid)).toEqual(['grant 50', 'reserve 1', 'forfeit 49']);
   });
 
-  it('closes an account billing never heard of, so a user.created.v1 arriving afterwards stores no e-mail and grants nothing', async () => {
+  it('closes an account billing never heard of, so a user.created.v1 or user.email-confirmed.v1 arriving afterwards stores no e-mail and grants nothing', async () => {
     const user = userCreated();
     await billing.deliver('user.deleted.v1', accountDeleted(user.uid));
     await billing.deliver('user.created.v1', user);
+    await billing.deliver('user.email-confirmed.v1', emailConfirmed(user.uid));
     expect(await account(user.uid)).toMatchObject({ email: null, balance: 0, closed_at: expect.any(Date) });
     expect(await movements(user.uid)).toEqual([]);
   });

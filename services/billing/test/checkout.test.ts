@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutResponseSchema, checkoutSessionSchema } from '@frametext/contracts';
-import { ConfigError, parseConfig } from '@frametext/service-kit';
-import { configSchema } from '../src/config.js';
+import { BUILT_IN_SECRETS, ConfigError, parseConfig } from '@frametext/service-kit';
+import { configSchema, paymentsMode } from '../src/config.js';
+import { SIMULATED_CHECKOUT_OFF_MESSAGE } from '../src/http/simulated-checkout.js';
 import { startBilling, type TestBilling } from './helpers.js';
 import { startFakeStripe, type FakeStripe } from './support/fake-stripe.js';
-import { WEBHOOK_SECRET, asUser } from './support/payments.js';
+import { WEBHOOK_SECRET, asUser, deliverEvent } from './support/payments.js';
+import { sessionEvent } from './support/stripe-events.js';
 
 describe('create-checkout-session with Stripe (the SDK pointed at a local server that speaks its API)', () => {
   let stripe: FakeStripe;
@@ -114,19 +116,24 @@ describe('create-checkout-session with Stripe (the SDK pointed at a local server
     expect((await asUser(billing, owner, 'GET', '/api/checkout-sessions/not-a-session')).status).toBe(400);
   });
 
-  it('serves no simulated checkout while Stripe is configured', async () => {
+  it('serves no simulated checkout while Stripe is configured, and tells the SPA packs go through Stripe', async () => {
     const res = await billing.get(`/api/simulated-checkout/cs_sim_${'a'.repeat(48)}`);
     expect(res.status).toBe(404);
-    expect(res.body.error.code).toBe('request/not-found');
+    expect(res.body.error.code).toBe('billing/simulated-checkout-off');
+    expect((await billing.get('/api/config')).body.purchases).toBe('stripe');
   });
 });
 
 describe('payment settings', () => {
   const parse = (env: Record<string, string>) => parseConfig(configSchema, env);
 
-  it('uses the simulated checkout by default, and Stripe when a secret key is set', () => {
-    expect(parse({}).SIMULATED_CHECKOUT).toBeUndefined();
-    expect(parse({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }).STRIPE_SECRET_KEY).toBe('sk_test_1');
+  it('sells nothing by default, in production too: the simulated checkout only when SIMULATED_CHECKOUT=true, Stripe with a key', () => {
+    const production = { NODE_ENV: 'production', SERVICE_TOKEN_SECRET: 's'.repeat(40), STORAGE_SIGNING_SECRET: 'f'.repeat(40) };
+    expect(paymentsMode(parse({}))).toBe('off');
+    expect(paymentsMode(parse(production))).toBe('off');
+    expect(paymentsMode(parse({ ...production, SIMULATED_CHECKOUT: 'false' }))).toBe('off');
+    expect(paymentsMode(parse({ SIMULATED_CHECKOUT: 'true' }))).toBe('simulated');
+    expect(paymentsMode(parse({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }))).toBe('stripe');
   });
 
   it('refuses the simulated checkout together with a Stripe key, and a key without its webhook secret', () => {
@@ -137,21 +144,40 @@ describe('payment settings', () => {
   });
 });
 
-describe('with purchases turned off (no Stripe key, SIMULATED_CHECKOUT=false)', () => {
+describe('in production with no payment settings (the compose and Kubernetes default)', () => {
   let billing: TestBilling;
 
   beforeAll(async () => {
-    billing = await startBilling({ SIMULATED_CHECKOUT: 'false' });
+    // No STRIPE_SECRET_KEY and no SIMULATED_CHECKOUT: production's secrets only.
+    billing = await startBilling({ NODE_ENV: 'production', SERVICE_TOKEN_SECRET: BUILT_IN_SECRETS.SERVICE_TOKEN_SECRET.replace(/^./, 'x'), STORAGE_SIGNING_SECRET: 'p'.repeat(40) });
   });
 
   afterAll(async () => {
     await billing?.stop();
   });
 
-  it('answers 503 to a checkout and to webhooks, saying purchases are not available', async () => {
-    const res = await asUser(billing, randomUUID(), 'POST', '/api/create-checkout-session', { credits: 100 });
+  it('runs no simulated checkout: its page and its pay button answer 404 saying so, and nothing is credited', async () => {
+    const userId = await billing.newUser();
+    const before = await billing.balance(userId);
+    const path = `/api/simulated-checkout/cs_sim_${'0'.repeat(48)}`;
+    for (const res of [await billing.get(path), await billing.send('POST', `${path}/pay`, { raw: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } })]) {
+      expect(res.status).toBe(404);
+      expect(res.body.error).toMatchObject({ code: 'billing/simulated-checkout-off', message: SIMULATED_CHECKOUT_OFF_MESSAGE });
+    }
+    expect(await billing.balance(userId)).toBe(before);
+    expect(await billing.ledger(userId)).not.toContainEqual(expect.objectContaining({ kind: 'purchase' }));
+  });
+
+  it('opens no checkout and takes no webhook (503), credits nothing, and tells the SPA purchases are off', async () => {
+    const userId = await billing.newUser();
+    const res = await asUser(billing, userId, 'POST', '/api/create-checkout-session', { credits: 100 });
     expect(res.status).toBe(503);
     expect(res.body.error).toMatchObject({ code: 'billing/payments-unavailable', message: 'Buying credits is not available on this server.' });
-    expect((await billing.send('POST', '/api/stripe/webhook', { raw: '{}', headers: { 'content-type': 'application/json' } })).status).toBe(503);
+    // A completed checkout signed the way the simulated checkout would sign it: no provider, so nothing to verify or credit.
+    const forged = sessionEvent('checkout.session.completed', { sessionId: `cs_sim_${'1'.repeat(48)}`, userId, credits: 2500 });
+    expect((await deliverEvent(billing, forged)).status).toBe(503);
+    expect(await billing.db('checkout_sessions').where({ user_id: userId })).toEqual([]);
+    expect(await billing.ledger(userId)).not.toContainEqual(expect.objectContaining({ kind: 'purchase' }));
+    expect((await billing.get('/api/config')).body.purchases).toBe('off');
   });
 });

@@ -138,7 +138,8 @@ function eventFor(u: Upload, act: Exclude<Act, 'reserve'>): Envelope {
     case 'failed-pipeline':
       return buildEnvelope('upload.failed.v1', { ...ids, reason: 'Processing stopped.', stage: 'extraction' });
     case 'deleted':
-      return buildEnvelope('upload.deleted.v1', ids);
+      // Deleted mid-processing, it is charged for the frames read by then.
+      return buildEnvelope('upload.deleted.v1', { ...ids, framesRead: u.framesProcessed });
   }
 }
 
@@ -272,7 +273,10 @@ async function newWorld(uploads: Omit<Upload, 'id' | 'userId' | 'done' | 'reserv
     ended: new Set(),
     sessions: [],
   };
-  for (const uid of users) await handle(buildEnvelope('user.created.v1', { uid, email: `${uid.slice(0, 8)}@example.com`, createdAt: new Date().toISOString() }));
+  for (const uid of users) {
+    await handle(buildEnvelope('user.created.v1', { uid, email: `${uid.slice(0, 8)}@example.com`, createdAt: new Date().toISOString() }));
+    await handle(buildEnvelope('user.email-confirmed.v1', { uid, confirmedAt: new Date().toISOString() }));
+  }
   return world;
 }
 

@@ -26,7 +26,7 @@ export interface TestBilling {
   /** Publishes an event and waits until the service has handled it (its id is in the inbox). */
   deliver<T extends EventType>(type: T, data: EventData<T>): Promise<Envelope<EventData<T>>>;
   waitHandled(envelopeId: string): Promise<void>;
-  /** A new user with the free grant already handled. */
+  /** A new user whose e-mail is confirmed, with the free grant already handled. */
   newUser(): Promise<string>;
   balance(userId: string): Promise<number>;
   ledgerBalance(userId: string): Promise<number>;
@@ -37,6 +37,10 @@ export interface TestBilling {
 
 export function userCreated(uid = randomUUID()): EventData<'user.created.v1'> {
   return { uid, email: `${uid.slice(0, 8)}@example.com`, createdAt: new Date().toISOString() };
+}
+
+export function emailConfirmed(uid: string): EventData<'user.email-confirmed.v1'> {
+  return { uid, confirmedAt: new Date().toISOString() };
 }
 
 /** The billing service in-process on the real Postgres and RabbitMQ, under names of its own. */
@@ -66,6 +70,7 @@ export async function startBilling(env: Record<string, string> = {}): Promise<Te
     async newUser() {
       const user = userCreated();
       await service.deliver('user.created.v1', user);
+      await service.deliver('user.email-confirmed.v1', emailConfirmed(user.uid));
       return user.uid;
     },
     async balance(userId) {

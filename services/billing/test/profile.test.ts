@@ -4,7 +4,7 @@ import { CREDIT_PACKS, MAX_FRAMES, profileSchema, publicConfigSchema } from '@fr
 import { connect, type ChannelModel } from 'amqplib';
 import { buildEnvelope } from '@frametext/service-kit';
 import { TEST_RABBITMQ_URL, eventually, uniqueName } from '@frametext/service-kit/testing';
-import { startBilling, userCreated, type TestBilling } from './helpers.js';
+import { emailConfirmed, startBilling, userCreated, type TestBilling } from './helpers.js';
 
 describe('with the default settings', () => {
   let billing: TestBilling;
@@ -18,22 +18,41 @@ describe('with the default settings', () => {
     await billing?.stop();
   });
 
-  it('grants the free credits once, however often user.created.v1 arrives', async () => {
+  it('grants nothing at sign-up (user.created.v1), however often it arrives: the free credits wait for the e-mail', async () => {
     const user = userCreated();
-    const envelope = buildEnvelope('user.created.v1', user);
+    await billing.deliver('user.created.v1', user);
+    await billing.deliver('user.created.v1', user); // the same fact published again under a new id
+    expect(await billing.ledger(user.uid)).toEqual([]);
+    expect((await billing.get('/api/getUserData', user.uid)).body).toMatchObject({ email: user.email, credits: 0 });
+  });
+
+  it('grants the free credits once the e-mail is confirmed, however often user.email-confirmed.v1 arrives', async () => {
+    const user = userCreated();
+    await billing.deliver('user.created.v1', user);
+    const envelope = buildEnvelope('user.email-confirmed.v1', emailConfirmed(user.uid));
     await billing.publish(envelope);
     await billing.publish(envelope); // a redelivery: same message id
     await billing.waitHandled(envelope.id);
-    await billing.deliver('user.created.v1', user); // the same fact published again under a new id
+    await billing.deliver('user.email-confirmed.v1', emailConfirmed(user.uid)); // the same fact published again under a new id
 
     expect(await billing.ledger(user.uid)).toEqual([expect.objectContaining({ kind: 'grant', credits: 50 })]);
     expect(await billing.balance(user.uid)).toBe(50);
     expect(await billing.ledgerBalance(user.uid)).toBe(50);
   });
 
+  it('grants on a confirmation that overtook the sign-up, and keeps the e-mail that arrives after it', async () => {
+    const user = userCreated();
+    await billing.deliver('user.email-confirmed.v1', emailConfirmed(user.uid));
+    expect(await billing.balance(user.uid)).toBe(50);
+    await billing.deliver('user.created.v1', user);
+    expect((await billing.get('/api/getUserData', user.uid)).body).toMatchObject({ email: user.email, credits: 50 });
+    expect(await billing.ledger(user.uid)).toEqual([expect.objectContaining({ kind: 'grant', credits: 50 })]);
+  });
+
   it('getUserData answers the profile: email, credits, free tier, firstLogin until the first reservation', async () => {
     const user = userCreated();
     await billing.deliver('user.created.v1', user);
+    await billing.deliver('user.email-confirmed.v1', emailConfirmed(user.uid));
 
     const before = await billing.get('/api/getUserData', user.uid);
     expect(before.status).toBe(200);

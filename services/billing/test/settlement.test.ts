@@ -137,7 +137,7 @@ describe('settling reservations from pipeline events', () => {
   });
 });
 
-describe('uploads that never ran: cancelled by upload, or deleted by their owner', () => {
+describe('uploads that stopped early: cancelled by upload, or deleted by their owner', () => {
   it('upload.cancelled.v1 releases the hold in full, once however often it comes', async () => {
     const { userId, uploadId } = await reservedUpload('cloud', 12, { complete: false });
     expect(await billing.balance(userId)).toBe(38);
@@ -162,18 +162,32 @@ describe('uploads that never ran: cancelled by upload, or deleted by their owner
     expect(await movements(userId)).toEqual(['grant 50']);
   });
 
-  it('upload.deleted.v1 mid-processing releases the whole hold, and a late upload.processed.v1 charges nothing', async () => {
+  it('upload.deleted.v1 mid-processing charges the frames read by then and releases the rest; late events move nothing', async () => {
     const { userId, uploadId } = await reservedUpload('cloud', 25);
     expect(await billing.balance(userId)).toBe(25);
-    await billing.deliver('upload.deleted.v1', { uploadId, userId });
-    expect(await billing.reservation(uploadId)).toMatchObject({ status: 'settled', settled_by: 'deleted', credits_captured: 0, credits_released: 25 });
-    expect(await billing.balance(userId)).toBe(50);
+    await billing.deliver('upload.deleted.v1', { uploadId, userId, framesRead: 7 });
+    expect(await billing.reservation(uploadId)).toMatchObject({ status: 'settled', settled_by: 'deleted', credits_captured: 7, credits_released: 18 });
+    expect(await billing.balance(userId)).toBe(43);
 
     await billing.deliver('upload.processed.v1', { uploadId, userId, framesProcessed: 25, engine: 'cloud' });
     await billing.deliver('upload.failed.v1', { uploadId, userId, reason: 'OCR failed.', stage: 'ocr' });
-    await billing.deliver('upload.deleted.v1', { uploadId, userId });
-    expect(await movements(userId)).toEqual(['grant 50', 'reserve 25', 'release 25']);
-    expect(await billing.balance(userId)).toBe(50);
+    await billing.deliver('upload.deleted.v1', { uploadId, userId, framesRead: 25 });
+    expect(await movements(userId)).toEqual(['grant 50', 'reserve 25', 'capture 7', 'release 18']);
+    expect(await billing.balance(userId)).toBe(43);
+  });
+
+  it('upload.deleted.v1 with nothing read (or from a publisher that does not say) releases the whole hold; Basic rounds up', async () => {
+    const none = await reservedUpload('cloud', 25);
+    await billing.deliver('upload.deleted.v1', { uploadId: none.uploadId, userId: none.userId, framesRead: 0 });
+    expect(await billing.reservation(none.uploadId)).toMatchObject({ settled_by: 'deleted', credits_captured: 0, credits_released: 25 });
+    const unsaid = await reservedUpload('cloud', 25);
+    await billing.deliver('upload.deleted.v1', { uploadId: unsaid.uploadId, userId: unsaid.userId });
+    expect(await billing.reservation(unsaid.uploadId)).toMatchObject({ settled_by: 'deleted', credits_captured: 0, credits_released: 25 });
+    // 120 Basic frames hold 12 credits; 13 read cost ceil(1.3) = 2.
+    const basic = await reservedUpload('server', 120);
+    await billing.deliver('upload.deleted.v1', { uploadId: basic.uploadId, userId: basic.userId, framesRead: 13 });
+    expect(await billing.reservation(basic.uploadId)).toMatchObject({ settled_by: 'deleted', credits_captured: 2, credits_released: 10 });
+    expect(await billing.balance(basic.userId)).toBe(48);
   });
 
   it('deleting a processed upload keeps its charge', async () => {

@@ -10,7 +10,8 @@ const SIMULATED_SECRET = 'whsec_simulated_for_this_test_000000';
 let billing: TestBilling;
 
 beforeAll(async () => {
-  billing = await startBilling({ APP_URL, SIMULATED_CHECKOUT_WEBHOOK_SECRET: SIMULATED_SECRET });
+  // Turned on explicitly, as npm start does: it is never on by default.
+  billing = await startBilling({ APP_URL, SIMULATED_CHECKOUT: 'true', SIMULATED_CHECKOUT_WEBHOOK_SECRET: SIMULATED_SECRET });
 });
 
 afterAll(async () => {
@@ -29,7 +30,11 @@ async function openCheckout(userId: string, credits: 100 | 500 | 2500) {
 
 const pay = (path: string) => billing.send('POST', `${path}/pay`, { raw: '', headers: { 'content-type': 'application/x-www-form-urlencoded' }, redirect: 'manual' });
 
-describe('the simulated checkout (no Stripe key)', () => {
+describe('the simulated checkout (no Stripe key, SIMULATED_CHECKOUT=true)', () => {
+  it("tells the SPA that packs are sold through it", async () => {
+    expect((await billing.get('/api/config')).body.purchases).toBe('simulated');
+  });
+
   it('serves a payment page for the session that says no money moves, and works without script', async () => {
     const userId = await billing.newUser();
     const { path, sessionId } = await openCheckout(userId, 500);

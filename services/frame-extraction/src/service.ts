@@ -1,6 +1,7 @@
-import type { Logger, ServiceDefinition } from '@frametext/service-kit';
+import { cancelledUploadsMigration, type Logger, type ServiceDefinition } from '@frametext/service-kit';
 import type { Config } from './config.js';
 import { uploadCompletedConsumer } from './messaging/upload-completed.js';
+import { uploadDeletedConsumer } from './messaging/upload-deleted.js';
 
 export interface FrameExtractionOptions {
   /** Service (and queue) name; tests pass a unique one. */
@@ -10,19 +11,19 @@ export interface FrameExtractionOptions {
   logger?: Logger;
 }
 
-/** The frame-extraction service as the kit runs it: one consumer, no routes beyond health. */
+/** The frame-extraction service as the kit runs it: the uploads to extract, the deletions that stop them; no routes beyond health. */
 export function frameExtractionService(config: Config, opts: FrameExtractionOptions = {}): ServiceDefinition<Config> {
   return {
     name: opts.name ?? 'frame-extraction',
     config,
     dbSchema: opts.dbSchema,
     logger: opts.logger,
-    migrations: [],
+    migrations: [cancelledUploadsMigration],
     usesStorage: true,
-    consumes: ['upload.completed.v1'],
+    consumes: ['upload.completed.v1', 'upload.deleted.v1'],
     consumers: ({ storage, db }) => {
       if (!storage) throw new Error('frame-extraction needs the object store');
-      return [uploadCompletedConsumer({ storage, config, db })];
+      return [uploadCompletedConsumer({ storage, config, db }), uploadDeletedConsumer()];
     },
   };
 }

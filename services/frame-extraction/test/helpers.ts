@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { EventData } from '@frametext/contracts';
-import type { ObjectStorage } from '@frametext/service-kit';
+import type { Knex, ObjectStorage } from '@frametext/service-kit';
 import { eventually, startTestService } from '@frametext/service-kit/testing';
 import { configSchema, type Config } from '../src/config.js';
 import { frameExtractionService } from '../src/service.js';
@@ -26,6 +26,12 @@ export interface Harness {
   publishUpload(data: Partial<UploadEvent> & Pick<UploadEvent, 'kind' | 'objectKeys'>, opts?: { times?: number }): Promise<string>;
   /** Waits until the upload's outcome (and, on success, every OCR request) has been published. */
   outcome(uploadId: string, timeoutMs?: number): Promise<Outcome>;
+  /** Publishes upload.deleted.v1 for the upload (results deleted it) and waits until the service has handled it. */
+  deleteUpload(uploadId: string): Promise<void>;
+  /** Waits until the service has handled every upload.completed.v1 published for the upload: its extraction has ended. */
+  extractionEnded(uploadId: string, timeoutMs?: number): Promise<void>;
+  /** The service's schema. */
+  db: Knex;
   stop(): Promise<void>;
 }
 
@@ -39,12 +45,14 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     define: (config, t) => frameExtractionService(config, { name: t.name, dbSchema: t.schema, logger: t.logger }),
   });
   const forUpload = (uploadId: string) =>
-    service.watched.seen.filter((p) => (p.envelope.data as { uploadId?: string }).uploadId === uploadId && p.envelope.type !== 'upload.completed.v1');
+    service.watched.seen.filter((p) => (p.envelope.data as { uploadId?: string }).uploadId === uploadId && p.envelope.type !== 'upload.completed.v1' && p.envelope.type !== 'upload.deleted.v1');
+  const published = new Map<string, string[]>();
 
   return {
     config: service.config,
     storage: service.storage,
     workDir: service.dataDir,
+    db: service.db,
     async putFile(key, path) {
       await service.storage.put(key, await readFile(path));
     },
@@ -71,8 +79,15 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
         ...partial,
       };
       // The same message more than once is what a redelivery looks like.
-      await service.publish('upload.completed.v1', data, { times: opts.times });
+      const envelope = await service.publish('upload.completed.v1', data, { times: opts.times });
+      published.set(uploadId, [...(published.get(uploadId) ?? []), envelope.id]);
       return uploadId;
+    },
+    async deleteUpload(uploadId) {
+      await service.deliver('upload.deleted.v1', { uploadId, userId: 'user-1', framesRead: 0 });
+    },
+    async extractionEnded(uploadId, timeoutMs = 60_000) {
+      for (const id of published.get(uploadId) ?? []) await service.waitHandled(id, timeoutMs);
     },
     async outcome(uploadId, timeoutMs = 60_000) {
       return eventually(() => {

@@ -45,6 +45,8 @@ describe('sampling a video at an interval', () => {
     const path = await steppedVideo('stepped-25.mp4', '25', 8);
     expect(await secondsShown(path, 1, 8)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(await secondsShown(path, 2, 4)).toEqual([0, 2, 4, 6]);
+    // 8 s at 3 s: the last slot, 6 s, is the last one with pictures of its own, up to the end.
+    expect(await secondsShown(path, 3, 3)).toEqual([0, 3, 6]);
   });
 
   it('keeps to the slot on NTSC timestamps (29.97 frames a second)', async () => {

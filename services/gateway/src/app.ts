@@ -1,4 +1,4 @@
-import type { Express, Request, RequestHandler, Response } from 'express';
+import type { Express, Request, RequestHandler } from 'express';
 import helmet from 'helmet';
 import {
   AppError,
@@ -24,8 +24,10 @@ import {
   type Logger,
   type ObjectStorage,
 } from '@frametext/service-kit';
-import { looksLikeApiToken } from '@frametext/contracts';
+import { looksLikeApiToken, requestBudgetResponseSchema } from '@frametext/contracts';
 import { ApiTokenGate } from './api-tokens.js';
+import { postToIdentity } from './identity-calls.js';
+import { RequestBudget } from './request-budget.js';
 import { UPSTREAM_SERVICES, serviceUrl, type GatewayConfig } from './config.js';
 import { corsFor } from './cors.js';
 import { systemHealthHandler } from './health.js';
@@ -33,6 +35,11 @@ import { createProxy, type Proxy } from './proxy.js';
 import { OPENAPI_PATH, openApiDocument, openApiHandler } from './openapi.js';
 import { matchRoute } from './routes.js';
 import { spaRouter } from './spa.js';
+
+/** How long leased requests may be spent before they go back: bounds the overshoot to this share of a minute's budget. */
+const LEASE_MS = 5_000;
+/** After identity failed to count, how long a replica counts alone before it asks again. */
+const RETRY_IDENTITY_MS = 5_000;
 
 export interface Gateway {
   app: Express;
@@ -59,18 +66,21 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
     ? new RevokedSessions(httpRevocationSource(feed, new WorkloadCredentials(config.SERVICE_TOKEN_SECRET, 'gateway')), config.REVOCATIONS_POLL_MS, logger)
     : undefined;
   const verifier = createAccessTokenVerifier(accessTokenSettings(config), revoked);
-  const apiTokens = new ApiTokenGate(
-    {
-      exchangeUrl: new URL('/internal/api-tokens/exchange', config.IDENTITY_URL).toString(),
-      budgetUrl: new URL('/internal/api-tokens/budget', config.IDENTITY_URL).toString(),
-      credentials: new WorkloadCredentials(config.SERVICE_TOKEN_SECRET, 'gateway'),
-      cacheMs: config.API_TOKEN_CACHE_MS,
-      requestsPerMinute: config.API_TOKEN_REQUESTS_PER_MINUTE,
-      exchangeTimeoutMs: config.API_TOKEN_EXCHANGE_TIMEOUT_MS,
-      budgetTimeoutMs: config.API_TOKEN_BUDGET_TIMEOUT_MS,
-    },
+  const credentials = new WorkloadCredentials(config.SERVICE_TOKEN_SECRET, 'gateway');
+  const apiTokens = new ApiTokenGate({
+    exchangeUrl: new URL('/internal/api-tokens/exchange', config.IDENTITY_URL).toString(),
+    credentials,
+    cacheMs: config.API_TOKEN_CACHE_MS,
+    exchangeTimeoutMs: config.API_TOKEN_EXCHANGE_TIMEOUT_MS,
+  });
+  const budgetUrl = new URL('/internal/request-budget', config.IDENTITY_URL).toString();
+  const budget = new RequestBudget({
+    requestsPerMinute: config.REQUESTS_PER_MINUTE_PER_PERSON,
+    lease: (request) => postToIdentity(budgetUrl, request, { credentials, timeoutMs: config.REQUEST_BUDGET_TIMEOUT_MS, parse: (body) => requestBudgetResponseSchema.parse(body) }),
+    leaseMs: LEASE_MS,
+    retryIdentityMs: RETRY_IDENTITY_MS,
     logger,
-  );
+  });
   const proxy = createProxy({ timeoutMs: config.PROXY_TIMEOUT_MS, bodyLimitBytes: config.API_BODY_LIMIT_BYTES, body: { totalMs: config.API_BODY_TIMEOUT_MS } });
   const storage = config.STORAGE_DRIVER === 'fs' ? createStorage(config) : undefined;
   const storeProxy = createProxy({
@@ -97,7 +107,7 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
   app.get('/api/health', systemHealthHandler(services, config.HEALTH_TIMEOUT_MS));
   // Built at start: a route without a description (or the reverse) stops the gateway here, not a reader later.
   app.get(OPENAPI_PATH, openApiHandler(openApiDocument()));
-  app.use(apiRoutes(config, verifier, apiTokens, proxy));
+  app.use(apiRoutes(config, { verifier, apiTokens, budget }, proxy));
 
   if (storage instanceof FsObjectStorage) app.use('/files', createFsObjectRouter(storage, { bodyIdleTimeoutMs: config.STORAGE_BODY_IDLE_TIMEOUT_MS }));
   if (config.STORAGE_DRIVER === 's3' && config.S3_ENDPOINT) app.use(`/${config.STORAGE_BUCKET}`, objectStorePassThrough(storeProxy, config.S3_ENDPOINT));
@@ -119,12 +129,21 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
   };
 }
 
+/** How the gateway knows who signs a request, and counts what each person asks for. */
+interface SignedInGates {
+  verifier: AccessTokenVerifier;
+  apiTokens: ApiTokenGate;
+  budget: RequestBudget;
+}
+
 /**
  * Dispatches /api/* by the route table: unknown paths 404, signed-in routes need a verified token (a refused one
- * answers 403, the spec's sign-out signal). The token travels on unchanged: each service verifies it again. A
- * personal API token is exchanged for an access token, which travels in its place (see signedInWithApiToken).
+ * answers 403, the spec's sign-out signal) and a request left in its person's budget (429 with Retry-After), however
+ * the person signed it: any API token or browser session of theirs counts against the one budget. The token travels
+ * on unchanged: each service verifies it again. A personal API token is exchanged for an access token, which travels
+ * in its place (see signedInWithApiToken).
  */
-function apiRoutes(config: GatewayConfig, verifier: AccessTokenVerifier, apiTokens: ApiTokenGate, proxy: Proxy): RequestHandler {
+function apiRoutes(config: GatewayConfig, gates: SignedInGates, proxy: Proxy): RequestHandler {
   return async (req, res, next) => {
     if (!req.path.startsWith('/api/')) return next();
     const match = matchRoute(req.method, req.path);
@@ -137,8 +156,11 @@ function apiRoutes(config: GatewayConfig, verifier: AccessTokenVerifier, apiToke
     res.locals.route = route.path;
     if (route.access === 'signed-in') {
       const bearer = bearerOf(req.header('authorization'));
-      if (bearer && looksLikeApiToken(bearer)) await signedInWithApiToken(req, res, bearer, route.apiToken ?? 'refused', verifier, apiTokens);
-      else await verifier.verify(req.header('authorization'), 403);
+      const userId =
+        bearer && looksLikeApiToken(bearer)
+          ? await signedInWithApiToken(req, bearer, route.apiToken ?? 'refused', gates)
+          : (await gates.verifier.verify(req.header('authorization'), 403)).userId;
+      await gates.budget.spend(userId, (seconds) => res.setHeader('retry-after', String(seconds)));
     }
     proxy.forward(req, res, next, { name: route.target, baseUrl: serviceUrl(config, route.target) });
   };
@@ -146,24 +168,18 @@ function apiRoutes(config: GatewayConfig, verifier: AccessTokenVerifier, apiToke
 
 /**
  * A request signed with a personal API token: the token must be live (401 otherwise, not the SPA's 403: scripts
- * hold these), within its request budget shared by every gateway replica (429 with Retry-After) and hold the scope the route needs (403). The access
- * token identity exchanged it for replaces it in the forwarded request; it is verified here as any other, so a
- * token revoked since the exchange is refused as soon as the feed of ended sessions lists it.
+ * hold these) and hold the scope the route needs (403). The access token identity exchanged it for replaces it in
+ * the forwarded request; it is verified here as any other, so a token revoked since the exchange is refused as soon
+ * as the feed of ended sessions lists it. Answers the token's owner, whose budget the request spends.
  */
-async function signedInWithApiToken(
-  req: Request,
-  res: Response,
-  presented: string,
-  need: ApiTokenRequirement,
-  verifier: AccessTokenVerifier,
-  apiTokens: ApiTokenGate,
-): Promise<void> {
-  const grant = await apiTokens.admit(presented, (seconds) => res.setHeader('retry-after', String(seconds)));
+async function signedInWithApiToken(req: Request, presented: string, need: ApiTokenRequirement, gates: SignedInGates): Promise<string> {
+  const grant = await gates.apiTokens.exchange(presented);
   const authorization = `Bearer ${grant.accessToken}`;
-  const user = await verifier.verify(authorization, 401);
+  const user = await gates.verifier.verify(authorization, 401);
   // identity's answer names the scope too, should the access token ever lack its claim.
   assertApiTokenAllowed(user.apiToken ?? { id: grant.tokenId, scope: grant.scope }, need);
   req.headers.authorization = authorization;
+  return user.userId;
 }
 
 function bearerOf(authorization: string | undefined): string | undefined {

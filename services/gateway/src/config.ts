@@ -84,18 +84,20 @@ export const gatewayConfigSchema = serviceConfig({
    */
   API_TOKEN_CACHE_MS: z.coerce.number().int().min(0).max(30_000).default(5_000),
   /**
-   * Requests a minute each personal API token may make (a burst of as many, refilled continuously), counted by
-   * identity for all gateway replicas together (docs/security.md). Give every replica the same value.
+   * Requests a minute each person may make on signed-in routes, all their API tokens and browser sessions together (a
+   * burst of as many, refilled continuously), counted by identity for all gateway replicas together
+   * (docs/security.md). Well above the web app's own use (a page load makes at most a handful of counted calls, a
+   * busy tab a few dozen a minute). Give every replica the same value.
    */
-  API_TOKEN_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
+  REQUESTS_PER_MINUTE_PER_PERSON: z.coerce.number().int().min(1).max(100_000).default(300),
   /** How long an API-token exchange at identity may take before the request answers 503. */
   API_TOKEN_EXCHANGE_TIMEOUT_MS: z.coerce.number().int().min(100).default(3_000),
   /**
-   * How long a request that must wait for identity's count of its token's budget waits (most requests spend
-   * requests leased ahead and wait for nothing). Past it, or while identity is down, each replica counts the token
-   * alone against the same limit: fail open to the per-replica limit, never a 5xx for a request within budget.
+   * How long a request that must wait for identity's count of its person's budget waits (a burst spends requests
+   * leased ahead and waits for nothing). Past it, or while identity is down, each replica counts the person alone
+   * against the same limit: fail open to the per-replica limit, never a 5xx for a request within budget.
    */
-  API_TOKEN_BUDGET_TIMEOUT_MS: z.coerce.number().int().min(50).default(1_000),
+  REQUEST_BUDGET_TIMEOUT_MS: z.coerce.number().int().min(50).default(1_000),
   /** Folder of the built SPA (index.html and assets/). */
   SPA_DIR: z.string().min(1).default(defaultSpaDir),
 });

@@ -21,6 +21,10 @@ export const identityConfigSchema = serviceConfig({
    */
   JWT_KEY_PASSPHRASE: z.string().min(16).optional(),
   PASSWORD_RESET_TTL_MINUTES: z.coerce.number().positive().default(60),
+  /** How long the e-mail confirmation link mailed at sign-up (or sent again) can be used. */
+  EMAIL_CONFIRMATION_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(72),
+  /** Confirmation e-mails one account may ask to be sent again per hour (the sign-up's own mail does not count). */
+  RATE_LIMIT_CONFIRMATION_PER_HOUR: z.coerce.number().int().min(1).default(5),
   RATE_LIMIT_IP_PER_MINUTE: z.coerce.number().int().min(1).default(50),
   /** Failed log-ins on one account, from addresses that never signed in to it, after which such addresses wait out the window. */
   RATE_LIMIT_LOGIN_FAILURES: z.coerce.number().int().min(1).default(10),

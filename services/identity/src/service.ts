@@ -9,6 +9,8 @@ import { kickMailDelivery, MAIL_DELIVERY_INTERVAL_MS } from './domain/mail-deliv
 import { runMaintenance } from './domain/maintenance.js';
 import { SigningKeys } from './domain/signing-keys.js';
 import { apiTokenExchangeRoutes, apiTokenRoutes } from './http/api-token-routes.js';
+import { emailConfirmationRoutes } from './http/email-confirmation-routes.js';
+import { requestBudgetRoutes } from './http/request-budget-routes.js';
 import { authRoutes, internalRoutes } from './http/routes.js';
 import { sessionRoutes } from './http/session-routes.js';
 
@@ -55,9 +57,11 @@ export function identityService(config: IdentityConfig, opts: IdentityServiceOpt
       await ctx.keys.encryptStoredKeys();
       await ctx.keys.ensureFresh();
       app.use('/api/auth/api-tokens', apiTokenRoutes(ctx));
+      app.use('/api/auth/email-confirmation', emailConfirmationRoutes(ctx));
       app.use('/api/auth', sessionRoutes(ctx));
       app.use('/api/auth', authRoutes(ctx));
       app.use('/internal/api-tokens', apiTokenExchangeRoutes(ctx));
+      app.use('/internal/request-budget', requestBudgetRoutes(ctx));
       app.use('/internal', internalRoutes(ctx));
       opts.onContext?.(ctx);
 

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_TOKEN_PATTERN, API_TOKENS_PER_USER, createApiTokenResponseSchema, exchangeApiTokenResponseSchema, listApiTokensResponseSchema } from '@frametext/contracts';
 import type { RequestOptions } from '@frametext/service-kit/testing';
-import { runMaintenance } from '../src/domain/maintenance.js';
 import { completeLogin, createUser } from '../src/domain/accounts.js';
 import { GOOD_PASSWORD, freshIp, startIdentity, uniqueEmail, verifyWithJwks, type TestIdentity } from './helpers.js';
 
@@ -201,55 +200,5 @@ describe('the exchange (the gateway only)', () => {
     expect((await id.post('/api/auth/delete-account', { refreshToken: s.refreshToken, password: GOOD_PASSWORD })).status).toBe(204);
     expect((await exchange(created.token)).status).toBe(401);
     expect((await call('GET', '/internal/revocations', { workload: 'gateway' })).body.sessions).toContain(created.apiToken.id);
-  });
-});
-
-describe('the shared request budget (the gateway only)', () => {
-  const budget = (body: unknown, workload: string | null = 'gateway') => call('POST', '/internal/api-tokens/budget', { ...(workload ? { workload } : {}), body });
-  const lease = (tokenId: string, take: number, giveBack = 0) => budget({ tokenId, take, giveBack, requestsPerMinute: 10 });
-
-  it('leases from one budget per token whoever asks, takes back what was not spent, and says when it refills', async () => {
-    const s = await signedUp();
-    const { apiToken } = createApiTokenResponseSchema.parse((await create(s.idToken)).body);
-    expect((await lease(apiToken.id, 6)).body).toEqual({ granted: 6, retryAfterMs: 0 });
-    // Another gateway replica asking for the same token draws on the same ten.
-    const rest = await lease(apiToken.id, 6);
-    expect(rest.status).toBe(200);
-    expect(rest.body.granted).toBe(4);
-    // One request a 6 s: the next is at most 6 s away.
-    expect(rest.body.retryAfterMs).toBeGreaterThan(5_000);
-    expect(rest.body.retryAfterMs).toBeLessThanOrEqual(6_000);
-    expect((await lease(apiToken.id, 3, 2)).body.granted).toBe(2);
-    const row = await id.db('api_token_budgets').where({ token_id: apiToken.id }).first();
-    expect(row.tokens).toBeLessThan(1);
-    // Another token of the same person has its own budget.
-    const other = createApiTokenResponseSchema.parse((await create(s.idToken, { name: 'other', scope: 'read' })).body);
-    expect((await lease(other.apiToken.id, 10)).body.granted).toBe(10);
-
-    // Maintenance drops a budget idle long enough to be full again, and keeps one in use.
-    await id.db('api_token_budgets').where({ token_id: apiToken.id }).update({ refilled_at: new Date(Date.now() - 11 * 60_000) });
-    await runMaintenance(id.ctx);
-    expect(await id.db('api_token_budgets').where({ token_id: apiToken.id }).first()).toBeUndefined();
-    expect(await id.db('api_token_budgets').where({ token_id: other.apiToken.id }).first()).toBeDefined();
-    expect((await lease(apiToken.id, 11)).body.granted).toBe(10);
-  });
-
-  it('refuses a revoked or unknown token with the exchange’s 401, a caller that is not the gateway, and a bad body', async () => {
-    const s = await signedUp();
-    const { apiToken } = createApiTokenResponseSchema.parse((await create(s.idToken)).body);
-    expect((await call('DELETE', `/api/auth/api-tokens/${apiToken.id}`, { token: s.idToken })).status).toBe(204);
-    const revoked = await lease(apiToken.id, 1);
-    expect(revoked.status).toBe(401);
-    expect(revoked.body.error).toMatchObject({ code: 'auth/api-token-invalid', message: 'This API token was revoked or does not exist.' });
-    expect((await lease('6d1f1d3e-2b7a-4c1e-9a55-0d6b1b7f2c11', 1)).status).toBe(401);
-
-    const live = createApiTokenResponseSchema.parse((await create(s.idToken)).body).apiToken;
-    const body = { tokenId: live.id, take: 1, giveBack: 0, requestsPerMinute: 10 };
-    expect((await budget(body, 'upload')).status).toBe(401);
-    expect((await budget(body, null)).status).toBe(401);
-    const bad = await budget({ ...body, take: 0 });
-    expect(bad.status).toBe(400);
-    expect(JSON.stringify(bad.body)).toContain('take');
-    expect((await budget(body)).body.granted).toBe(1);
   });
 });

@@ -59,6 +59,10 @@ describe('Google sign-in (OpenID Connect, code + PKCE)', () => {
     expect(user.password_hash).toBeNull();
     const events = await id.db('outbox').where({ type: 'user.created.v1' }).whereRaw(`envelope->'data'->>'uid' = ?`, [user.uid]);
     expect(events).toHaveLength(1);
+    // Google verified the address: confirmed at once (the free credits follow), and no confirmation mail is sent.
+    expect(user.email_confirmed_at).toBeInstanceOf(Date);
+    expect(await id.db('outbox').where({ type: 'user.email-confirmed.v1' }).whereRaw(`envelope->'data'->>'uid' = ?`, [user.uid])).toHaveLength(1);
+    expect(await id.db('email_confirmation_tokens').where({ user_id: user.uid })).toEqual([]);
     expect((await id.post('/api/auth/refresh', { refreshToken: fragment.get('refreshToken') })).status).toBe(200);
   });
 
@@ -71,6 +75,7 @@ describe('Google sign-in (OpenID Connect, code + PKCE)', () => {
     const uid = (await verifyWithJwks(id, first.fragment.get('idToken')!)).sub;
     expect((await verifyWithJwks(id, second.fragment.get('idToken')!)).sub).toBe(uid);
     expect(await id.db('outbox').where({ type: 'user.created.v1' }).whereRaw(`envelope->'data'->>'uid' = ?`, [uid])).toHaveLength(1);
+    expect(await id.db('outbox').where({ type: 'user.email-confirmed.v1' }).whereRaw(`envelope->'data'->>'uid' = ?`, [uid])).toHaveLength(1);
   });
 
   it('links a verified Google address to an existing account, dropping the unproven password and every session and API token', async () => {
@@ -86,6 +91,8 @@ describe('Google sign-in (OpenID Connect, code + PKCE)', () => {
     expect((await id.get('/internal/revocations', { workload: 'gateway' })).body.sessions).toContain(apiToken.apiToken.id);
     const notice = await mailedTo(id.mailbox, email, 'Your FrameText account now signs in with Google');
     expect(notice).toContain('every personal API token was revoked');
+    // Google proved the address the account never confirmed: confirmed now, once.
+    expect(await id.db('outbox').where({ type: 'user.email-confirmed.v1' }).whereRaw(`envelope->'data'->>'uid' = ?`, [signup.body.user.uid])).toHaveLength(1);
   });
 
   it('refuses an unverified e-mail, a wrong nonce and a wrong audience', async () => {

@@ -1,4 +1,4 @@
-import { Limiter, type Logger, type ServiceDefinition } from '@frametext/service-kit';
+import { cancelledUploadsMigration, Limiter, type Logger, type ServiceDefinition } from '@frametext/service-kit';
 import type { Config } from './config.js';
 import type { GoogleAccess } from './data/google-auth.js';
 import { googleTranslator } from './data/translation-client.js';
@@ -28,7 +28,7 @@ export const OFF_MESSAGE =
  * wait in the queue and uploads are not offered the engine (engine availability counts this queue's consumers).
  */
 export function ocrCloudService(config: Config, opts: OcrCloudOptions): ServiceDefinition<Config> {
-  const common = { name: opts.name ?? 'ocr-cloud', config, dbSchema: opts.dbSchema, migrations: [], usesStorage: true, logger: opts.logger };
+  const common = { name: opts.name ?? 'ocr-cloud', config, dbSchema: opts.dbSchema, migrations: [cancelledUploadsMigration], usesStorage: true, logger: opts.logger };
   const google = opts.google;
   if (!google.on) {
     return {
@@ -58,8 +58,8 @@ export function ocrCloudService(config: Config, opts: OcrCloudOptions): ServiceD
 
   return {
     ...common,
-    consumes: ['ocr.requested.v1'],
-    consumers: ({ storage, metrics }) => {
+    consumes: ['ocr.requested.v1', 'upload.deleted.v1'],
+    consumers: ({ storage, metrics, db }) => {
       if (!storage) throw new Error('ocr-cloud needs the object store');
       return cloudOcrConsumers(
         {
@@ -71,6 +71,7 @@ export function ocrCloudService(config: Config, opts: OcrCloudOptions): ServiceD
           failedUploads: new FailedUploads(),
         },
         config.BUS_MAX_ATTEMPTS,
+        db,
         metrics,
       );
     },

@@ -170,6 +170,19 @@ describe('caption translation', () => {
 });
 
 describe('without Google credentials', () => {
+  it('does not send the frames of a deleted upload to Google, and publishes nothing of them', async () => {
+    const handled = async (ids: string[]) => Number((await running.deps.db('inbox').whereIn('message_id', ids).count({ n: '*' }).first())?.n) === ids.length;
+    const deleted = newUploadId();
+    const deletion = await world.publishDeleted(deleted);
+    await eventually(() => handled([deletion]));
+    const calls = world.google.visionCalls.length;
+    const skipped = [await world.publishRequest(cloudRequest(deleted, 0, await frame(deleted, 0, 'dashboard'))), await world.publishRequest(cloudRequest(deleted, 1, await frame(deleted, 1, 'dashboard')))];
+    await eventually(() => handled(skipped), 20_000);
+    expect(world.google.visionCalls.length).toBe(calls);
+    expect(world.completed.filter((c) => c.uploadId === deleted)).toEqual([]);
+    expect(await running.deps.db('cancelled_uploads').where({ upload_id: deleted }).first()).toBeDefined();
+  });
+
   it('says plainly that Cloud AI is off, takes no frames (they wait), and a worker with credentials reads them later', async () => {
     await running.stop();
     const lines: string[] = [];

@@ -43,6 +43,16 @@ export const configSchema = serviceConfig({
   OCR_MIN_WORD_CONFIDENCE: z.coerce.number().min(0).max(100).default(30),
   /** Frames with more pixels than this are refused as unreadable (decompression bombs). */
   OCR_MAX_PIXELS: z.coerce.number().int().min(1).default(50_000_000),
+  /**
+   * Larger frames are scaled down to this many pixels before they are read: 16 M holds a 300 dpi A4 page or a phone's
+   * 4:3 photo whole; more only makes Tesseract slower on finer print than it needs.
+   */
+  OCR_READ_MAX_PIXELS: z.coerce.number().int().min(100_000).default(16_000_000),
+  /**
+   * CPU time (ms) one frame's Tesseract reads may use in all. A frame that reaches it is stopped and completes without
+   * the text of the read that was stopped, and is charged: it was read to its limit (docs/operations.md).
+   */
+  OCR_FRAME_CPU_BUDGET_MS: z.coerce.number().int().min(100).default(20_000),
 }).transform((c) => ({ ...c, BUS_PREFETCH: c.BUS_PREFETCH ?? c.OCR_CONCURRENCY * FRAMES_IN_HAND_PER_LANE }));
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,4 +1,4 @@
-import type { Logger, ServiceDefinition } from '@frametext/service-kit';
+import { cancelledUploadsMigration, stopIfCancelled, type Logger, type ServiceDefinition } from '@frametext/service-kit';
 import { tesseractEnv, type Config } from './config.js';
 import type { RecognizeOptions } from './domain/recognize.js';
 import { UploadReader } from './domain/upload-reader.js';
@@ -20,6 +20,11 @@ export function tesseractPool(config: Config, tesseract = tesseractOptions(confi
   return new TesseractPool(tesseract, { lanes: config.OCR_CONCURRENCY });
 }
 
+/** The Basic engine reading uploads' frames with `pool`, as the worker's settings say. */
+export function uploadReader(config: Config, pool: TesseractPool): UploadReader {
+  return new UploadReader(recognizeOptions(config), (image, lang, budget, beforeRead) => pool.read(image, lang, budget, beforeRead));
+}
+
 /** How frames are read, from the worker's settings. */
 export function recognizeOptions(config: Config): RecognizeOptions {
   return {
@@ -27,6 +32,8 @@ export function recognizeOptions(config: Config): RecognizeOptions {
     whiteThreshold: config.OCR_WHITE_THRESHOLD,
     minWordConfidence: config.OCR_MIN_WORD_CONFIDENCE,
     maxPixels: config.OCR_MAX_PIXELS,
+    maxReadPixels: config.OCR_READ_MAX_PIXELS,
+    frameCpuBudgetMs: config.OCR_FRAME_CPU_BUDGET_MS,
   };
 }
 
@@ -44,18 +51,18 @@ export function tesseractOptions(config: Config): TesseractOptions {
 export function ocrTesseractService(config: Config, opts: OcrServiceOptions = {}): ServiceDefinition<Config> {
   const tesseract = tesseractOptions(config);
   const pool = tesseractPool(config, tesseract);
-  const reader = new UploadReader(recognizeOptions(config), (image, lang) => pool.read(image, lang));
+  const reader = uploadReader(config, pool);
   return {
     name: opts.name ?? 'ocr-tesseract',
     config,
     dbSchema: opts.dbSchema,
-    migrations: [],
+    migrations: [cancelledUploadsMigration],
     usesStorage: true,
     logger: opts.logger,
-    consumes: ['ocr.requested.v1'],
+    consumes: ['ocr.requested.v1', 'upload.deleted.v1'],
     // Once the consumers have finished, the Tesseract processes end.
     setup: () => () => pool.close(),
-    consumers: ({ storage, metrics, logger }) => {
+    consumers: ({ storage, metrics, logger, db }) => {
       if (!storage) throw new Error('ocr-tesseract needs the object store');
       // The models this worker has, read once; a language whose model is missing is read with OCR_LANG, and said so.
       let models: Promise<Set<string>> | undefined;
@@ -73,9 +80,17 @@ export function ocrTesseractService(config: Config, opts: OcrServiceOptions = {}
         {
           readFrame: (key) => storage.getBuffer(key),
           recognize: (image, request) =>
-            reader.read(image, { uploadId: request.uploadId, mediaContent: request.mediaContent, originalLanguage: request.originalLanguage, model: modelFor(request.originalLanguage) }),
+            reader.read(image, {
+              uploadId: request.uploadId,
+              mediaContent: request.mediaContent,
+              originalLanguage: request.originalLanguage,
+              model: modelFor(request.originalLanguage),
+              // Each read waits for a lane; a deleted upload's frame stops when its turn comes.
+              beforeRead: () => stopIfCancelled(db, request.uploadId),
+            }),
         },
         config.BUS_MAX_ATTEMPTS,
+        db,
         metrics,
       );
     },

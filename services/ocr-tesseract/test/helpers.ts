@@ -19,6 +19,8 @@ export interface OcrWorld {
   /** The same messages with their envelope ids (a re-sent outbox row keeps its id). */
   readonly completedIds: string[];
   publishRequest(data: EventData<'ocr.requested.v1'>): Promise<void>;
+  /** Publishes an event as another service would; answers its message id. */
+  publish<T extends 'ocr.requested.v1' | 'upload.deleted.v1'>(type: T, data: EventData<T>): Promise<string>;
   cleanup(): Promise<void>;
 }
 
@@ -42,6 +44,10 @@ export async function ocrWorld(overrides: Record<string, string> = {}): Promise<
     },
     async publishRequest(data) {
       await world.publisher.publish('ocr.requested.v1', data, { routingKey: ocrRequestedRoutingKey('server') });
+    },
+    async publish(type, data) {
+      const routingKey = type === 'ocr.requested.v1' ? ocrRequestedRoutingKey('server') : type;
+      return (await world.publisher.publish(type, data, { routingKey })).id;
     },
     cleanup: () => world.cleanup(),
   };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { median3x3Binary } from '../src/domain/preprocess.js';
+import sharp from 'sharp';
+import { median3x3Binary, prepareFrame } from '../src/domain/preprocess.js';
 
 /** The 3x3 majority, pixel by pixel, with the border repeated: what the mask's median must give. */
 function naiveMedian(mask: Buffer, width: number, height: number): Buffer {
@@ -26,5 +27,21 @@ describe('the white mask median', () => {
     for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) if ((y < 15 || y > 25) && random() < 0.3) mask[y * width + x] = 0;
     for (let y = 0; y < 6; y++) for (let x = 0; x < 30; x++) mask[y * width + x] = 0;
     expect(median3x3Binary(mask, width, height).equals(naiveMedian(mask, width, height))).toBe(true);
+  });
+});
+
+describe('a frame larger than the reading size', () => {
+  it('is read scaled down to it, its shape and stated resolution scaled alike; a smaller one as it is', async () => {
+    const png = (width: number, height: number, dpi?: number) => {
+      const image = sharp({ create: { width, height, channels: 3, background: 'white' } });
+      return (dpi ? image.withMetadata({ density: dpi }) : image).png().toBuffer();
+    };
+    const large = await prepareFrame(await png(6000, 4000, 600), { whiteThreshold: 200, maxPixels: 50_000_000, maxReadPixels: 16_000_000 });
+    expect(large.width * large.height).toBeLessThanOrEqual(16_000_000);
+    expect(large.width * large.height).toBeGreaterThan(15_900_000);
+    expect(large.width / large.height).toBeCloseTo(1.5, 2);
+    expect(large.dpi).toBe(Math.round(600 * (large.width / 6000)));
+    const small = await prepareFrame(await png(1280, 720), { whiteThreshold: 200, maxPixels: 50_000_000, maxReadPixels: 16_000_000 });
+    expect([small.width, small.height]).toEqual([1280, 720]);
   });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '@frametext/service-kit/testing';
 import { configSchema } from '../src/config.js';
+import { CpuBudget } from '../src/domain/cpu-budget.js';
 import { TesseractError } from '../src/domain/tesseract.js';
 import { TesseractPool } from '../src/domain/tesseract-pool.js';
 import { parseTsv } from '../src/domain/tsv.js';
@@ -98,5 +99,27 @@ describe('the Tesseract pool', () => {
   it('reports a missing binary as missing', async () => {
     const pool = poolOf({ ...tesseract, binary: '/nonexistent/tesseract' }, { lanes: 1 });
     expect((await failureOf(pool.read(images[0]!))).kind).toBe('missing');
+  });
+
+  it("spends each read's CPU time from its frame's budget, stops the read that spends the last of it, and reads nothing more of that frame", async () => {
+    const pool = poolOf(tesseract, { lanes: 1 });
+    const plain = new CpuBudget(60_000);
+    expect(textOf(await pool.read(images[0]!, 'eng', plain))).toBe(WORDS[0]);
+    expect(plain.spentMs).toBeGreaterThan(0);
+    expect(plain.exhausted).toBe(false);
+
+    // A page dense with print, far more than 300 ms of Tesseract's time.
+    const path = join(dir, 'dense.jpg');
+    const lines = Array.from({ length: 60 }, (_, i) => ({ text: `${i} ${WORDS.join(' ')} ${WORDS.join(' ')}`, x: 20, y: 40 + i * 36, size: 26, color: 'black' }));
+    await makeFrame(path, { width: 2200, height: 2240, background: 'white', texts: lines });
+    const budget = new CpuBudget(300);
+    const failure = await failureOf(pool.read(await readFile(path), 'eng', budget));
+    expect(failure.kind).toBe('budget');
+    expect(budget.exhausted).toBe(true);
+    const { images: read } = pool.counts;
+    expect((await failureOf(pool.read(images[1]!, 'eng', budget))).kind).toBe('budget');
+    expect(pool.counts.images).toBe(read);
+    // Other frames are read as before, by a new process.
+    expect(textOf(await pool.read(images[1]!, 'eng', new CpuBudget(60_000)))).toBe(WORDS[1]);
   });
 });

@@ -45,7 +45,12 @@ describe('user.deleted.v1', () => {
     }
     await eventually(() => deletedEvents(me).length === 3);
     expect(deletedEvents(me).map((e) => e.data).sort((a, b) => a.uploadId.localeCompare(b.uploadId))).toEqual(
-      [processed, processing, deletedBefore].sort().map((uploadId) => ({ uploadId, userId: me })),
+      // Each says how many of its frames were read: billing charges those for an upload deleted mid-processing.
+      [
+        { uploadId: processed, userId: me, framesRead: 2 },
+        { uploadId: processing, userId: me, framesRead: 1 },
+        { uploadId: deletedBefore, userId: me, framesRead: 1 },
+      ].sort((a, b) => a.uploadId.localeCompare(b.uploadId)),
     );
     expect((await svc.get('/api/getUploads', other)).body.data.uploads.map((u: { id: string }) => u.id)).toEqual([theirs]);
     expect(await filesOf(theirs)).not.toEqual([]);
@@ -90,7 +95,7 @@ describe('user.deleted.v1', () => {
     const marker = newUserId();
     await deliver('user.deleted.v1', accountDeleted(marker));
     const written = (await svc.service.outbox()).filter((e) => e.type === 'upload.deleted.v1' && e.data.userId === me);
-    expect(written.map((e) => e.data)).toEqual([{ uploadId: id, userId: me }]);
+    expect(written.map((e) => e.data)).toEqual([{ uploadId: id, userId: me, framesRead: 1 }]);
     expect(await svc.db('deleted_users').whereIn('user_id', [me, marker]).count({ n: '*' }).first()).toEqual({ n: 2 });
   });
 

@@ -30,7 +30,7 @@ describe('deleting an upload mid-processing', () => {
     const res = await svc.post('/api/deleteUploads', { uploads: [id], deleteUploads: true }, user);
     expect(res.body).toEqual({ data: { deleted: [id] } });
     await eventually(() => published('upload.deleted.v1', id).length === 1);
-    expect(published('upload.deleted.v1', id)[0]!.data).toEqual({ uploadId: id, userId: user });
+    expect(published('upload.deleted.v1', id)[0]!.data).toEqual({ uploadId: id, userId: user, framesRead: 1 });
     expect(await svc.ctx.storage.list(`uploads/${id}`)).toEqual([]);
 
     // The pipeline did not know: its frames keep coming, frame-extraction fails on the missing source, a copy of the upload arrives again.
@@ -69,6 +69,15 @@ describe('deleting an upload mid-processing', () => {
     expect(await svc.db('purges').where({ upload_id: id }).first()).toBeUndefined();
   });
 
+  it('tells billing the frames read when it was deleted, leaving out frames the engine could not read', async () => {
+    const user = newUserId();
+    const id = await uploadInProgress(user, 5, 2);
+    await deliver('ocr.completed.v1', ocr(id, 2, [], 'The frame could not be read as an image.'));
+    await svc.post('/api/deleteUploads', { uploads: [id], deleteUploads: true }, user);
+    await eventually(() => published('upload.deleted.v1', id).length === 1);
+    expect(published('upload.deleted.v1', id)[0]!.data).toEqual({ uploadId: id, userId: user, framesRead: 2 });
+  });
+
   it('retention deletes the same way: upload.deleted.v1, and a tombstone', async () => {
     const user = newUserId();
     const id = newUploadId();
@@ -77,6 +86,54 @@ describe('deleting an upload mid-processing', () => {
     await eventually(() => published('upload.deleted.v1', id).length === 1);
     await deliver('frames.extracted.v1', extracted(id, 2));
     expect(await row(id)).toBeUndefined();
+  });
+});
+
+describe('deleting an upload results has not heard of', () => {
+  it('one never completed is cancelled by the upload service and listed as deleted; its link then says deleted', async () => {
+    const user = newUserId();
+    const id = newUploadId();
+    svc.uploadService.startOpen(user, id);
+    const res = await svc.post('/api/deleteUploads', { uploads: [id], deleteUploads: true }, user);
+    expect(res.body).toEqual({ data: { deleted: [id] } });
+    expect((await svc.get(`/api/checkUploadStatus/${id}`, user)).status).toBe(410);
+    // The upload service told billing itself (upload.cancelled.v1); results has no hold to name.
+    expect(published('upload.deleted.v1', id)).toEqual([]);
+    // Someone else deleting it, or the owner again, changes nothing.
+    expect((await svc.post('/api/deleteUploads', { uploads: [id], deleteUploads: true }, newUserId())).body).toEqual({ data: { deleted: [] } });
+    expect((await svc.post('/api/deleteUploads', { uploads: [id], deleteUploads: true }, user)).body).toEqual({ data: { deleted: [] } });
+  });
+
+  it('one completed a moment ago is deleted before its event arrives, which then brings nothing back', async () => {
+    const user = newUserId();
+    const id = newUploadId();
+    svc.uploadService.settle(user, { uploadID: id, status: 'uploaded', engine: 'server', completedAt: new Date().toISOString(), failureReason: null });
+    const res = await svc.post('/api/deleteUploads', { uploads: [id], deleteUploads: true }, user);
+    expect(res.body).toEqual({ data: { deleted: [id] } });
+    await eventually(() => published('upload.deleted.v1', id).length === 1);
+    expect(published('upload.deleted.v1', id)[0]!.data).toEqual({ uploadId: id, userId: user, framesRead: 0 });
+    await deliver('upload.completed.v1', completed(id, user));
+    expect(await row(id)).toBeUndefined();
+    expect((await svc.get(`/api/checkUploadStatus/${id}`, user)).status).toBe(410);
+  });
+
+  it('does not ask the upload service when results has every id, and deletes nothing when it cannot answer', async () => {
+    const user = newUserId();
+    const mine = await uploadInProgress(user, 2, 0);
+    const asked = svc.uploadService.deletionsAsked.length;
+    expect((await svc.post('/api/deleteUploads', { uploads: [mine], deleteUploads: true }, user)).body).toEqual({ data: { deleted: [mine] } });
+    expect(svc.uploadService.deletionsAsked).toHaveLength(asked);
+
+    const kept = await uploadInProgress(user, 2, 0);
+    svc.uploadService.failWith = 500;
+    try {
+      const res = await svc.post('/api/deleteUploads', { uploads: [kept, newUploadId()], deleteUploads: true }, user);
+      expect(res.status).toBe(503);
+      expect(res.body.error.code).toBe('results/upload-service-unavailable');
+    } finally {
+      svc.uploadService.failWith = undefined;
+    }
+    expect(await row(kept)).toBeDefined();
   });
 });
 

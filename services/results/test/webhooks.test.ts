@@ -372,6 +372,30 @@ describe('upload events', () => {
     }
   });
 
+  it('forgets the deliveries about an upload its owner deletes (a failure can name a file), and only those', async () => {
+    const receiver = await startReceiver();
+    try {
+      const user = newUser();
+      await register(user, receiver.url);
+      const failed = `webhook-deleted-${Date.now()}`;
+      await results.deliver('upload.completed.v1', completed(failed, user));
+      await results.deliver('upload.failed.v1', { uploadId: failed, userId: user, reason: 'holiday-notes.png is not a photo.', stage: 'upload' });
+      const kept = await results.storedUpload(user, 2, 2);
+      await deliverDueWebhooks(results.ctx);
+      expect(receiver.received).toHaveLength(2);
+      const about = (uploadId: string) => results.db('webhook_deliveries').whereRaw(`(payload::jsonb)->'data'->>'uploadId' = ?`, [uploadId]);
+      expect(await about(failed)).toHaveLength(1);
+
+      expect((await results.post('/api/deleteUploads', { uploads: [failed], deleteUploads: true }, user)).body.data.deleted).toEqual([failed]);
+
+      expect(await about(failed)).toEqual([]);
+      expect(await about(kept)).toHaveLength(1);
+      expect(JSON.stringify(await results.get('/api/webhooks', user))).not.toContain('holiday-notes');
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('forgets the webhooks of a person who deleted their account', async () => {
     const user = newUser();
     await register(user, 'http://127.0.0.1:9/hook');

@@ -100,3 +100,45 @@ describe('abandoned uploads', () => {
     expect((await svc.outbox()).filter((e) => e.data.uploadId === old.uploadID)).toHaveLength(1);
   });
 });
+
+describe('POST /internal/deleted-uploads (results deletes uploads it has not heard of)', () => {
+  const askToDelete = (uploadIds: string[], user: string, opts: { workload?: string } = { workload: 'results' }) =>
+    svc.service.post('/internal/deleted-uploads', { uploadIds }, { user, ...opts });
+
+  it('cancels the owner\'s upload never completed at once, so billing releases its hold, and names one already completed', async () => {
+    const user = uniqueName('deleting_user');
+    const open = (await svc.post('/api/getUploadURL', videoRequest(), { user })).body;
+    // The video was PUT, but uploadComplete never came.
+    expect((await svc.put(open.urls[0], Buffer.from('a video, never completed'), 'video/mp4')).status).toBeLessThan(300);
+    const never = (await svc.post('/api/getUploadURL', videoRequest(), { user })).body.uploadID as string;
+    // One uploadComplete settled a moment ago: results deletes it on its side, nothing is cancelled here.
+    const completed = (await svc.post('/api/getUploadURL', videoRequest(), { user })).body.uploadID as string;
+    await svc.db('uploads').where({ id: completed }).update({ status: 'uploaded', completed_at: new Date() });
+
+    const stranger = await askToDelete([open.uploadID], uniqueName('stranger'));
+    expect(stranger.body).toEqual({ cancelled: [], settled: [] });
+    const res = await askToDelete([open.uploadID, never, completed, 'not-an-upload'], user);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ cancelled: [open.uploadID, never].sort(), settled: [completed] });
+    expect((await svc.outbox()).filter((e) => e.data.uploadId === completed)).toEqual([]);
+    for (const id of [open.uploadID, never]) {
+      expect((await svc.outbox()).filter((e) => e.data.uploadId === id)).toEqual([{ type: 'upload.cancelled.v1', data: { uploadId: id, userId: user, reason: 'deleted' } }]);
+    }
+    expect(await svc.storage.list(`uploads/${open.uploadID}`)).toEqual([]);
+    expect(await svc.db('uploads').where({ id: open.uploadID }).first()).toMatchObject({ status: 'failed', failure_code: 'upload/deleted', deleted_at: expect.any(Date) });
+
+    // Completing it afterwards is refused as deleted; asking again cancels nothing twice.
+    const late = await svc.post('/api/uploadComplete', { uploadID: open.uploadID }, { user });
+    expect([late.status, late.body.error.code]).toEqual([410, 'upload/deleted']);
+    expect((await askToDelete([open.uploadID], user)).body).toEqual({ cancelled: [], settled: [] });
+    expect((await svc.outbox()).filter((e) => e.data.uploadId === open.uploadID)).toHaveLength(1);
+  });
+
+  it('takes results\' workload token with the user\'s own token, and nothing less', async () => {
+    const user = uniqueName('deleting_user');
+    const { uploadID } = (await svc.post('/api/getUploadURL', videoRequest(), { user })).body;
+    expect((await askToDelete([uploadID], user, {})).status).toBe(401);
+    expect((await askToDelete([uploadID], user, { workload: 'billing' })).status).toBe(401);
+    expect((await svc.db('uploads').where({ id: uploadID }).first()).status).toBe('uploading');
+  });
+});

@@ -116,4 +116,23 @@ describe('deleted uploads', () => {
     expect(await forgetDeletedUpload(svc.ctx, { uploadId: second, userId: user })).toBe(false);
     expect((await request(user, { size: media.mp4.length })).status).toBe(200);
   });
+
+  it('keep no names once upload.deleted.v1 says so: neither in their rows nor in the events sent about them', async () => {
+    const user = uniqueName('owner');
+    const name = `Holiday ${uniqueName('trip')}`;
+    const fileName = `${uniqueName('beach')}.mp4`;
+    const res = await request(user, { size: media.mp4.length, uploadName: name, fileName });
+    await svc.put(res.body.urls[0], media.mp4, 'video/mp4');
+    expect((await complete(res.body.uploadID, user)).status).toBe(200);
+    const sent = () => svc.db('outbox').whereNotNull('published_at').whereRaw(`envelope->'data'->>'uploadId' = ?`, [res.body.uploadID]);
+    await expect.poll(async () => (await sent()).length, { timeout: 10_000 }).toBe(1);
+
+    await svc.service.deliver('upload.deleted.v1', { uploadId: res.body.uploadID, userId: user });
+
+    expect(await svc.db('uploads').where({ id: res.body.uploadID }).first()).toMatchObject({ name: '', file_names: null, failure_reason: null, deleted_at: expect.any(Date) });
+    expect(await sent()).toEqual([]);
+    const outbox = JSON.stringify(await svc.db('outbox').select('envelope'));
+    expect(outbox).not.toContain(name);
+    expect(outbox).not.toContain(fileName);
+  });
 });

@@ -5,6 +5,7 @@ import { mockApi, renderApp, testSession } from '../testUtils';
 import { testConfig } from '../../testing/fakeGateway';
 import { PROFILE_WATCH_INTERVAL_MS, stopWatchingProfile } from '../../lib/credits/profileWatch';
 import { PurchaseCreditsModal } from './PurchaseCreditsModal';
+import { PURCHASES_UNAVAILABLE } from './PurchaseOptions';
 
 afterEach(() => {
   stopWatchingProfile();
@@ -77,5 +78,16 @@ describe('PurchaseCreditsModal', () => {
     await userEvent.setup().click(await screen.findByRole('button', { name: /^100 credits/ }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Buying credits is not available on this server.');
     expect(open).not.toHaveBeenCalled();
+  });
+
+  it('offers no pack when the server sells none (no Stripe, no simulated checkout), and says purchases are unavailable', async () => {
+    const { calls } = mockApi({ 'GET /api/config': { body: { ...testConfig, purchases: 'off' } }, 'GET /api/getUserData': profile(42) });
+    renderApp('/buy', { session: testSession, pages });
+    const dialog = screen.getByRole('dialog', { name: 'Purchase Credits' });
+    expect(await within(dialog).findByRole('status')).toHaveTextContent(PURCHASES_UNAVAILABLE);
+    await waitFor(() => expect(dialog).toHaveTextContent('Your balance: 42 credits.'));
+    expect(within(dialog).queryByRole('button', { name: /credits/ })).not.toBeInTheDocument();
+    expect(dialog).not.toHaveTextContent('Choose a pack');
+    expect(calls.filter((c) => c.path === '/api/create-checkout-session')).toEqual([]);
   });
 });

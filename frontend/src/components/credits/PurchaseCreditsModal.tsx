@@ -1,6 +1,6 @@
 import { Modal } from '../Modal';
 import { enterpriseMailto } from '../../lib/contact';
-import { useGetProfileQuery } from '../../lib/credits/api';
+import { useGetProfileQuery, useGetPublicConfigQuery } from '../../lib/credits/api';
 import { PurchaseOptions } from './PurchaseOptions';
 
 /**
@@ -9,6 +9,7 @@ import { PurchaseOptions } from './PurchaseOptions';
  */
 export function PurchaseCreditsModal({ onClose }: { onClose: () => void }) {
   const profile = useGetProfileQuery();
+  const selling = useGetPublicConfigQuery().data?.purchases !== 'off';
 
   return (
     <Modal
@@ -28,8 +29,8 @@ export function PurchaseCreditsModal({ onClose }: { onClose: () => void }) {
             </>
           ) : (
             'Credits pay for the frames we read.'
-          )}{' '}
-          Choose a pack to continue to the secure payment page.
+          )}
+          {selling && ' Choose a pack to continue to the secure payment page.'}
         </p>
         <PurchaseOptions />
         <p className="small muted purchase__note">

@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { useAppSelector } from '../../lib/store';
 import { selectTheme } from '../../lib/ui';
+import { EmailConfirmationBanner } from '../EmailConfirmationBanner';
 import { ToastHost } from '../ToastHost';
 import { Footer } from './Footer';
 import { useSession } from '../../lib/auth/hooks';
@@ -14,7 +15,7 @@ import { Navbar } from './Navbar';
  * Pages where a first-visit modal would stand between a person and what they came to do. Signed-in people
  * get the same explanation from the onboarding page instead.
  */
-const NO_WELCOME = ['/login', '/reset-password', '/checkout-success', '/checkout-cancelled'];
+const NO_WELCOME = ['/login', '/reset-password', '/confirm-email', '/checkout-success', '/checkout-cancelled'];
 
 export function Layout() {
   const theme = useAppSelector(selectTheme);
@@ -31,6 +32,8 @@ export function Layout() {
         Skip to content
       </a>
       <Navbar />
+      {/* The page the mailed link opens says it all itself. */}
+      {pathname !== '/confirm-email' && <EmailConfirmationBanner />}
       <main id="main" className="app__main" tabIndex={-1}>
         <Outlet />
       </main>

@@ -30,6 +30,8 @@ describe('Navbar', () => {
 
   it('offers the Menu to a signed-in user, whose items lead to the signed-in pages', async () => {
     const user = userEvent.setup();
+    // Signed-in pages ask whether the e-mail is confirmed (the banner).
+    mockApi({});
     const { router } = renderApp('/', { session: testSession });
     expect(screen.queryByRole('link', { name: 'Login' })).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Menu' }));

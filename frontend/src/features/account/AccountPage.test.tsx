@@ -14,6 +14,7 @@ afterEach(() => {
 const config = {
   body: {
     freeCredits: 50,
+    purchases: 'simulated',
     engines: [
       { engine: 'cloud', available: false, reason: 'Cloud AI is not configured on this server; use Basic.', creditsPerFrame: 1, framesPerCredit: 1 },
       { engine: 'server', available: true, reason: null, creditsPerFrame: 0.1, framesPerCredit: 10 },

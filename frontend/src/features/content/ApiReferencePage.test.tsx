@@ -45,7 +45,7 @@ describe('the API reference page', { timeout: 20_000 }, () => {
     expect(upload.getAllByText('isVideo').length).toBeGreaterThanOrEqual(4);
     expect(upload.getByText(/"isVideo": false/)).toBeInTheDocument();
     const statuses = upload.getAllByRole('listitem').map((li) => li.querySelector('.api-status')?.textContent).filter(Boolean);
-    expect(statuses).toEqual(['200', '400', '402', '403', '503', 'Other']);
+    expect(statuses).toEqual(['200', '400', '402', '403', '429', '503', 'Other']);
 
     const config = await operation('getConfig');
     expect(config.getByText('Public: no token needed.')).toBeInTheDocument();

@@ -12,6 +12,7 @@ const session: Session = { idToken: 'x.eyJzdWIiOiJ1MSJ9.y', refreshToken: 'r', e
 
 const config = (freeCredits: number): PublicConfig => ({
   freeCredits,
+  purchases: 'simulated',
   engines: [
     { engine: 'cloud', available: false, reason: 'No Google Cloud Vision key is configured.', creditsPerFrame: 1, framesPerCredit: 1 },
     { engine: 'server', available: true, reason: null, creditsPerFrame: 0.1, framesPerCredit: 10 },

@@ -21,6 +21,7 @@ const session: Session = { idToken: 'x.eyJzdWIiOiJ1MSJ9.y', refreshToken: 'r', e
 
 const config: PublicConfig = {
   freeCredits: 50,
+  purchases: 'simulated',
   engines: [
     { engine: 'cloud', available: false, reason: 'Cloud OCR is not configured on this server.', creditsPerFrame: 1, framesPerCredit: 1 },
     { engine: 'server', available: true, reason: null, creditsPerFrame: 0.1, framesPerCredit: 10 },

@@ -6,17 +6,19 @@ import { ConsumerRunner } from './consumer.js';
 import { publishConfirmed } from './publisher.js';
 import { queueStats } from './queue-probe.js';
 import { OutboxRelay } from './relay.js';
-import { declareExchange, declareServiceQueues } from './topology.js';
+import { declareExchange, declareServiceQueues, urgentQueueName } from './topology.js';
 import type { Bus, BusOptions, Consumer } from './types.js';
 import type { TraceCarrier } from '../tracing/tracing.js';
 
 export { assertConsumers } from './assert-consumers.js';
-export { queueNames } from './topology.js';
+export { queueNames, urgentQueueName } from './topology.js';
 export { ATTEMPT_HEADER, DEAD_REASON_HEADER, LAST_ERROR_HEADER } from './consumer.js';
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 const DEFAULT_PUBLISH_TIMEOUT_MS = 10_000;
 const DEFAULT_RELAY_SWEEP_MS = 2_000;
+/** Messages in hand from the urgent queue: few arrive, and each is a short transaction. */
+const URGENT_PREFETCH = 8;
 
 /**
  * The service's message bus: one durable topic exchange; for a consuming service its queue, retry queue
@@ -25,7 +27,9 @@ const DEFAULT_RELAY_SWEEP_MS = 2_000;
 export function createBus(opts: BusOptions): Bus {
   const log = opts.logger.child({ component: 'bus' });
   const publishTimeoutMs = opts.publishTimeoutMs ?? DEFAULT_PUBLISH_TIMEOUT_MS;
-  let runner: ConsumerRunner | undefined;
+  // The work queue's runner and, for consumers marked urgent, the urgent queue's; both consume on one channel, each
+  // with its own prefetch (RabbitMQ applies a channel's prefetch per consumer).
+  let runners: { queue: string; runner: ConsumerRunner }[] = [];
   let relay: OutboxRelay | undefined;
   let started = false;
   let closing: Promise<void> | undefined;
@@ -34,11 +38,12 @@ export function createBus(opts: BusOptions): Bus {
     url: opts.url,
     name: opts.service,
     logger: log,
-    wantsConsumerChannel: () => runner !== undefined,
+    wantsConsumerChannel: () => runners.length > 0,
     async setup(session: BrokerSession) {
       await declareExchange(session.publisher, opts.exchange);
-      if (runner && session.consumer) {
-        await declareServiceQueues(session.consumer, opts.exchange, opts.service, runner.bindings(), { retryDelayMs: opts.retryDelayMs, maxAttempts: opts.maxAttempts });
+      if (!session.consumer) return;
+      for (const { queue, runner } of runners) {
+        await declareServiceQueues(session.consumer, opts.exchange, queue, runner.bindings(), { retryDelayMs: opts.retryDelayMs, maxAttempts: opts.maxAttempts });
         await runner.attach(session);
       }
     },
@@ -58,20 +63,31 @@ export function createBus(opts: BusOptions): Bus {
       if (started) throw new Error('bus already started');
       started = true;
       if (consumers.length > 0) {
-        if (!opts.db) throw new Error(`${opts.service} has consumers but no database for their inbox`);
-        runner = new ConsumerRunner({
-          service: opts.service,
-          db: opts.db,
-          logger: log,
-          prefetch: opts.prefetch,
-          maxAttempts: opts.maxAttempts,
-          maxInterruptions: opts.maxInterruptions,
-          metrics: opts.metrics,
-          tracer: opts.tracer,
-          retryDelayMs: opts.retryDelayMs,
-          consumers,
-          sendToQueue: (queue, content, options) => publishConfirmed(link, publishTimeoutMs, '', queue, content, options),
+        const db = opts.db;
+        if (!db) throw new Error(`${opts.service} has consumers but no database for their inbox`);
+        const runnerFor = (queue: string, prefetch: number, of: Consumer[]) => ({
+          queue,
+          runner: new ConsumerRunner({
+            service: queue,
+            db,
+            logger: log,
+            prefetch,
+            maxAttempts: opts.maxAttempts,
+            maxInterruptions: opts.maxInterruptions,
+            metrics: opts.metrics,
+            tracer: opts.tracer,
+            retryDelayMs: opts.retryDelayMs,
+            consumers: of,
+            sendToQueue: (target, content, options) => publishConfirmed(link, publishTimeoutMs, '', target, content, options),
+          }),
         });
+        const work = consumers.filter((c) => !c.urgent);
+        const urgentOnes = consumers.filter((c) => c.urgent);
+        // The urgent queue is attached first: at a (re)connect, a deletion waiting there is taken before the work it stops.
+        runners = [
+          ...(urgentOnes.length > 0 ? [runnerFor(urgentQueueName(opts.service), URGENT_PREFETCH, urgentOnes)] : []),
+          ...(work.length > 0 ? [runnerFor(opts.service, opts.prefetch, work)] : []),
+        ];
       }
       if (opts.db) {
         relay = new OutboxRelay({
@@ -106,7 +122,7 @@ export function createBus(opts: BusOptions): Bus {
 
     close() {
       return (closing ??= (async () => {
-        await runner?.stop();
+        await Promise.all(runners.map(({ runner }) => runner.stop()));
         await relay?.stop();
         await link.close();
       })());

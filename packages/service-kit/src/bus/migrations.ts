@@ -1,4 +1,4 @@
-import type { Migration } from '../db/index.js';
+import type { Knex, Migration } from '../db/index.js';
 
 /** Tables every service that publishes or consumes gets in its own schema, before its own migrations. */
 export const busMigrations: Migration[] = [
@@ -59,7 +59,34 @@ export const busMigrations: Migration[] = [
       await db.schema.alterTable('outbox', (t) => t.jsonb('trace_context'));
     },
   },
+  {
+    // The pruning job (bus/pruning.ts) finds sent events and old inbox entries by time. Outboxes that kept every event
+    // until now can be large, and their services keep writing while the index is built: see buildIndex.
+    name: '0004_kit_pruning_indexes',
+    outsideTransaction: true,
+    async up(db) {
+      await buildIndex(db, 'outbox_published', 'outbox', '(published_at) where published_at is not null');
+      await buildIndex(db, 'inbox_handled', 'inbox', '(handled_at)');
+    },
+  },
 ];
+
+/**
+ * Builds an index of the service's own schema (the connection's search path), safe to run again. On a table with rows
+ * it builds concurrently, so writes go on meanwhile; a build that failed half way left an invalid index of that name,
+ * which is dropped and built anew. On an empty table (a new schema) a plain build is instant, where a concurrent one
+ * would wait for every older transaction of the whole database.
+ */
+async function buildIndex(db: Knex, name: string, table: string, definition: string): Promise<void> {
+  const invalid = await db.raw(
+    `select 1 from pg_index i join pg_class c on c.oid = i.indexrelid join pg_namespace n on n.oid = c.relnamespace
+     where c.relname = ? and n.nspname = current_schema() and not i.indisvalid`,
+    [name],
+  );
+  if (invalid.rows.length > 0) await db.raw('drop index concurrently if exists ??', [name]);
+  const hasRows = (await db(table).first(db.raw('1'))) !== undefined;
+  await db.raw(`create index ${hasRows ? 'concurrently ' : ''}if not exists ?? on ?? ${definition}`, [name, table]);
+}
 
 /** The Postgres NOTIFY channel the outbox trigger of `schema` signals (identifiers stop at 63 bytes). */
 export function outboxChannel(schema: string): string {

@@ -61,10 +61,10 @@ export async function enqueueEvent<T extends EventType>(trx: Knex | Knex.Transac
 
 /**
  * Erasure: deletes this service's outbox rows of `type` whose data field `field` equals `value` (the events of one
- * person, when their personal data must go). The outbox keeps published rows, so what they carried would outlive the
- * person's account otherwise. `publishedOnly` keeps rows the relay has not sent yet (events others still need); without
- * it an unsent row is dropped too and never goes out. A row the relay is sending at that moment is deleted once sent.
- * Answers how many rows were deleted.
+ * person, when their personal data must go). The outbox keeps published rows for OUTBOX_RETENTION_MINUTES (see
+ * bus/pruning.ts), so what they carried would outlive the person's account by that much otherwise. `publishedOnly`
+ * keeps rows the relay has not sent yet (events others still need); without it an unsent row is dropped too and never
+ * goes out. A row the relay is sending at that moment is deleted once sent. Answers how many rows were deleted.
  */
 export async function forgetOutboxEvents(
   trx: Knex | Knex.Transaction,

@@ -26,10 +26,17 @@ export function queueNames(service: string): { main: string; dlq: string } {
   return { main: service, dlq: `${service}.dlq` };
 }
 
-/** Every queue a consuming service declares, for tools and tests that remove them. */
+/** The service's urgent queue (its consumers marked `urgent`), with retry and dead-letter queues named after it. */
+export function urgentQueueName(service: string): string {
+  return `${service}.urgent`;
+}
+
+/** Every queue a consuming service declares (its urgent family included), for tools and tests that remove them. */
 export function allQueueNames(service: string, policy: RetryPolicy): string[] {
-  const q = queueNames(service);
-  return [q.main, ...retryDelays(policy).map((d) => retryQueueName(service, d)), q.dlq];
+  return [service, urgentQueueName(service)].flatMap((name) => {
+    const q = queueNames(name);
+    return [q.main, ...retryDelays(policy).map((d) => retryQueueName(name, d)), q.dlq];
+  });
 }
 
 /** Where messages that no queue is bound for end up (for example, published before their consumer first started). */

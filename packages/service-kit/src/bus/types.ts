@@ -39,6 +39,19 @@ export interface Consumer<T extends EventType = EventType> {
    * already holds; a throw is retried like a failing handler. The message is still acked only after the commit.
    */
   prepare?: (event: Envelope<EventData<T>>, ctx: PrepareContext) => Promise<unknown>;
+  /**
+   * Consumed from the service's urgent queue (`<service>.urgent`, see {@link urgent}) instead of its work queue, so
+   * its messages never wait behind the work already queued there.
+   */
+  urgent?: boolean;
+}
+
+/**
+ * Moves a consumer to the service's urgent queue, `<service>.urgent`, consumed beside the work queue with a prefetch
+ * of its own: a deletion that must stop an upload's frames is handled while those frames still wait in `<service>`.
+ */
+export function urgent<T extends EventType>(consumer: Consumer<T>): Consumer<T> {
+  return { ...consumer, urgent: true };
 }
 
 /** Declares a subscription with its handler typed by the event. */
@@ -62,7 +75,10 @@ export function onPrepared<T extends EventType, P>(
 export interface BusOptions {
   url: string;
   exchange: string;
-  /** The consuming service's name: its queue is `<service>`, retries wait in `<service>.retry.<delay>ms`, dead letters in `<service>.dlq`. */
+  /**
+   * The consuming service's name: its queue is `<service>`, retries wait in `<service>.retry.<delay>ms`, dead letters in
+   * `<service>.dlq`; urgent consumers have the same three under `<service>.urgent`.
+   */
   service: string;
   prefetch: number;
   maxAttempts: number;

@@ -46,6 +46,18 @@ export const baseConfigShape = {
   BUS_MAX_INTERRUPTIONS: z.coerce.number().int().min(0).max(50).default(3),
   BUS_RETRY_DELAY_MS: z.coerce.number().int().min(10).default(5_000),
   /**
+   * Minutes a published event stays in the outbox (it carries its payload, recognised text included) before the
+   * pruning job deletes it: what a delivered event can outlive its upload by, plus one MESSAGE_PRUNE_INTERVAL_MS.
+   */
+  OUTBOX_RETENTION_MINUTES: z.coerce.number().int().min(0).max(60).default(10),
+  /**
+   * Hours the inbox remembers a handled message's id (no payload), so a copy arriving within them changes nothing.
+   * Far beyond the broker's redelivery horizon (retries take about a minute; a backlog, hours).
+   */
+  INBOX_RETENTION_HOURS: z.coerce.number().int().min(2).default(72),
+  /** How often each replica prunes its outbox and inbox. */
+  MESSAGE_PRUNE_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
+  /**
    * Port of the Prometheus metrics listener (`GET /metrics`), apart from the API so the gateway never exposes it;
    * default the HTTP port + 1000 (9101 for identity's 8101), `off` to serve none.
    */

@@ -8,6 +8,11 @@ export interface Migration {
   name: string;
   up(db: Knex): Promise<void>;
   down?(db: Knex): Promise<void>;
+  /**
+   * Runs outside a transaction: `create index concurrently`, which builds an index on a busy table without blocking
+   * its writes, cannot run inside one. Such a migration must be safe to run again after failing half way.
+   */
+  outsideTransaction?: boolean;
 }
 
 // int8 (bigint, count(*)) as JS numbers: our counters stay far below 2^53.
@@ -75,7 +80,11 @@ export async function migrate(db: Knex, schema: string, migrations: Migration[])
       getMigrationName: (name: string) => name,
       getMigration: async (name: string) => {
         const m = byName.get(name)!;
-        return { up: (k: Knex) => m.up(k), down: (k: Knex) => (m.down ? m.down(k) : Promise.resolve()) };
+        return {
+          up: (k: Knex) => m.up(k),
+          down: (k: Knex) => (m.down ? m.down(k) : Promise.resolve()),
+          ...(m.outsideTransaction ? { config: { transaction: false } } : {}),
+        };
       },
     },
   });

@@ -60,7 +60,7 @@ export function createServiceMetrics(service: string): ServiceMetrics {
       buckets: [0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60],
       registers,
     }),
-    framesRead: new Counter({ name: METRIC_NAMES.framesRead, help: 'Frames an OCR engine finished, read or unreadable', labelNames: ['engine', 'outcome'], registers }),
+    framesRead: new Counter({ name: METRIC_NAMES.framesRead, help: 'Frames an OCR engine finished, read or unreadable, or dropped because their upload was deleted', labelNames: ['engine', 'outcome'], registers }),
     uploadStageDuration: new Histogram({
       name: METRIC_NAMES.uploadStageDuration,
       help: 'Time an upload spent in each stage: extraction (file received to frames extracted), ocr (to processed), total',
@@ -92,4 +92,9 @@ export function createServiceMetrics(service: string): ServiceMetrics {
 export function recordFrameRead(metrics: Pick<ServiceMetrics, 'ocrFrameDuration' | 'framesRead'>, frame: { engine: string; durationMs?: number; failureReason?: string | null }): void {
   if (frame.durationMs !== undefined) metrics.ocrFrameDuration.observe({ engine: frame.engine }, frame.durationMs / 1000);
   metrics.framesRead.inc({ engine: frame.engine, outcome: frame.failureReason ? 'unreadable' : 'read' });
+}
+
+/** Records one frame an OCR engine dropped, unread or with its text unpublished, because its upload was deleted. */
+export function recordFrameCancelled(metrics: Pick<ServiceMetrics, 'framesRead'>, engine: string): void {
+  metrics.framesRead.inc({ engine, outcome: 'cancelled' });
 }

@@ -12,15 +12,17 @@ import {
   type PublicConfig,
 } from '@frametext/contracts';
 import type { EngineStatus } from '@frametext/service-kit';
-import type { BillingConfig } from '../config.js';
+import { paymentsMode, type BillingConfig } from '../config.js';
 
 /**
- * The settings every page reads before sign-in: one free-credit figure, engines and their rates, limits, packs.
+ * The settings every page reads before sign-in: one free-credit figure, how packs are sold, engines and their
+ * rates, limits, packs.
  * `engines` says which engines can be chosen now and why not (engineAvailability, from the running workers).
  */
 export function publicConfig(config: BillingConfig, engines: readonly EngineStatus[]): PublicConfig {
   return {
     freeCredits: config.FREE_CREDITS,
+    purchases: paymentsMode(config),
     engines: ENGINES.map((engine) => {
       const status = engines.find((e) => e.engine === engine);
       return {

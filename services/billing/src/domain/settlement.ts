@@ -12,14 +12,17 @@ export type SettleResult = { outcome: 'settled'; captured: number; released: num
 interface SettleRequest {
   uploadId: string;
   settledBy: SettledBy;
-  /** Frames processed (only when settledBy is processed): their cost is captured, never more than was reserved. */
-  framesProcessed?: number;
+  /**
+   * Frames to charge for: those processed (settledBy processed), or read before the upload was deleted (settledBy
+   * deleted). Their cost is captured, never more than was reserved; without it nothing is.
+   */
+  framesCharged?: number;
   /** Statuses the reservation may be in; any other leaves it as it is (the sweep settles only held ones). */
   from?: readonly ReservationStatus[];
 }
 
 /**
- * Ends a reservation in the caller's transaction: captures what the processed frames cost (at most the
+ * Ends a reservation in the caller's transaction: captures what the charged frames cost (at most the
  * reservation) and releases the rest, so capture + release always equals the reservation. A settled
  * reservation is never settled again, so replayed events move nothing.
  */
@@ -31,7 +34,7 @@ export async function settleReservation(trx: Knex.Transaction, req: SettleReques
   if (r.status === 'settled') return { outcome: 'already-settled' };
   if (req.from && !req.from.includes(r.status)) return { outcome: 'skipped' };
 
-  const captured = req.settledBy === 'processed' ? Math.min(creditCost(req.framesProcessed ?? 0, r.engine), r.creditsReserved) : 0;
+  const captured = Math.min(creditCost(req.framesCharged ?? 0, r.engine), r.creditsReserved);
   const released = r.creditsReserved - captured;
   await move(trx, { userId: r.userId, kind: 'capture', credits: captured, uploadId: r.uploadId });
   await move(trx, { userId: r.userId, kind: 'release', credits: released, uploadId: r.uploadId });
@@ -63,11 +66,12 @@ export async function cancelUpload(trx: Knex.Transaction, data: EventData<'uploa
 }
 
 /**
- * upload.deleted.v1: the owner (or retention) deleted the upload. What it still holds comes back: deleting an upload
- * mid-processing gives its credits back, and a processed upload's reservation is already settled, so it moves nothing.
+ * upload.deleted.v1: the owner (or retention) deleted the upload. An upload deleted mid-processing is charged for the
+ * frames read by then (`framesRead`, results' count at the delete, which also stopped the rest) and the rest of its
+ * hold comes back; a processed upload's reservation is already settled, so it moves nothing.
  */
-export function releaseDeletedUpload(trx: Knex.Transaction, data: EventData<'upload.deleted.v1'>): Promise<SettleResult> {
-  return settleReservation(trx, { uploadId: data.uploadId, settledBy: 'deleted' });
+export function settleDeletedUpload(trx: Knex.Transaction, data: EventData<'upload.deleted.v1'>): Promise<SettleResult> {
+  return settleReservation(trx, { uploadId: data.uploadId, settledBy: 'deleted', framesCharged: data.framesRead ?? 0 });
 }
 
 /** How long a cancelled upload id is remembered: far longer than a reservation request can be on its way. */

@@ -1,4 +1,5 @@
 import { Router, type Request, type Response } from 'express';
+import { AppError } from '@frametext/service-kit';
 import { findCheckoutSession, type CheckoutSessionRow } from '../data/checkout-sessions.js';
 import type { BillingContext } from '../domain/context.js';
 import type { PaymentProvider } from '../payments/provider.js';
@@ -64,5 +65,19 @@ export function simulatedCheckoutRoutes(ctx: BillingContext, provider: PaymentPr
     send(res, 502, { ...state, error: DELIVERY_FAILED }, appOrigin);
   });
 
+  return router;
+}
+
+export const SIMULATED_CHECKOUT_OFF_MESSAGE = 'The simulated checkout is not enabled on this server: nothing can be paid here and no credits were added.';
+
+/**
+ * Where the simulated checkout would be while it is off (production without SIMULATED_CHECKOUT=true): every path
+ * answers 404 saying so, and nothing is paid or credited.
+ */
+export function simulatedCheckoutOff(): Router {
+  const router = Router();
+  router.all(['/simulated-checkout/:id', '/simulated-checkout/:id/pay'], () => {
+    throw new AppError(404, 'billing/simulated-checkout-off', SIMULATED_CHECKOUT_OFF_MESSAGE);
+  });
   return router;
 }

@@ -2,11 +2,13 @@ import type { Logger, ObjectStorage } from '@frametext/service-kit';
 import type { Config } from '../config.js';
 import type { ImageLimits } from './frame-images.js';
 
-/** What the extraction use cases need: the object store, the settings and a logger. */
+/** What the extraction use cases need: the object store, the settings, a logger and the upload's cancellation. */
 export interface ExtractionContext {
   storage: ObjectStorage;
   config: Config;
   log: Logger;
+  /** Throws UploadCancelledError once the upload was deleted: called before each frame is stored. */
+  stopIfDeleted(): Promise<void>;
 }
 
 export function imageLimits(config: Config): ImageLimits {

@@ -1,5 +1,5 @@
 import { DEFAULT_FRAME_INTERVAL, type EventData } from '@frametext/contracts';
-import { StorageNotFoundError } from '@frametext/service-kit';
+import { StorageNotFoundError, UploadCancelledError } from '@frametext/service-kit';
 import type { ExtractionContext } from './context.js';
 import { FrameSink, type FrameReady } from './frame-sink.js';
 import { extractBrowserFrames, extractPhotoFrames } from './images.js';
@@ -9,17 +9,21 @@ import { extractVideoFrames } from './video.js';
 
 export type ExtractionOutcome =
   | { ok: true; frames: StoredFrame[]; durationSeconds: number | null }
-  | { ok: false; reason: string };
+  | { ok: false; reason: string }
+  /** The upload was deleted: its work stopped, and nothing more is said of it. */
+  | { ok: false; deleted: true; framesStored: number };
 
 /**
  * Cuts, orders or checks an upload's frames and stores them, handing each to `ready` as soon as it is stored and its
  * place is final (its OCR need not wait for the rest). The media's own faults come back as a failed
  * outcome with a reason a person can read; infrastructure errors (storage down) are thrown, so the message is
- * retried. Object keys depend only on the upload, so running it again overwrites the same objects.
+ * retried. Object keys depend only on the upload, so running it again overwrites the same objects. An upload deleted
+ * before or during the work stops before its next frame (the deleted outcome).
  */
 export async function extractUpload(ctx: ExtractionContext, upload: EventData<'upload.completed.v1'>, ready: FrameReady): Promise<ExtractionOutcome> {
   const sink = new FrameSink(ready);
   try {
+    await ctx.stopIfDeleted();
     if (upload.kind === 'video') {
       const slideDetection = upload.mediaContent === 'presentation' && upload.slideDetection;
       const durationSeconds = await extractVideoFrames(ctx, {
@@ -43,6 +47,7 @@ export async function extractUpload(ctx: ExtractionContext, upload: EventData<'u
     await (upload.kind === 'photos' ? extractPhotoFrames(ctx, request, sink) : extractBrowserFrames(ctx, request, sink));
     return { ok: true, frames: sink.frames, durationSeconds: null };
   } catch (err) {
+    if (err instanceof UploadCancelledError) return { ok: false, deleted: true, framesStored: sink.frames.length };
     if (err instanceof MediaError) {
       ctx.log.info({ uploadId: upload.uploadId, reason: err.reason }, 'upload media refused');
       return { ok: false, reason: err.reason };

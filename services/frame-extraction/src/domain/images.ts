@@ -31,6 +31,7 @@ async function exifCaptureTime(bytes: Buffer): Promise<number | null> {
 const baseName = (key: string) => key.slice(key.lastIndexOf('/') + 1);
 
 async function storeImage(ctx: ExtractionContext, uploadId: string, bytes: Buffer, what: string, timestampMs: number): Promise<StoredFrame> {
+  await ctx.stopIfDeleted();
   const encoded = await encodeUploadedImage(bytes, what, imageLimits(ctx.config));
   const keys = frameKeys(uploadId, timestampMs, encoded.format);
   await putFrame(ctx.storage, keys, encoded);

@@ -1,5 +1,5 @@
 import { ocrRequestedRoutingKey, type Envelope, type EventData } from '@frametext/contracts';
-import { derivedEventId, enqueueEvent, type Knex } from '@frametext/service-kit';
+import { UploadCancelledError, cancelledBeforeCommit, derivedEventId, enqueueEvent, type Knex } from '@frametext/service-kit';
 import type { ExtractionOutcome } from './extract-upload.js';
 import type { StoredFrame } from './stored-frame.js';
 
@@ -8,12 +8,21 @@ type UploadCompleted = Envelope<EventData<'upload.completed.v1'>>;
 /**
  * Asks the engine's workers to read one stored frame (ocr.requested.v1, routed by engine), at once and in a
  * transaction of its own, while the rest of the upload is still being extracted. Its id is derived from the
- * upload.completed.v1 message and the frame's place, so extracting again after a crash asks once per frame.
+ * upload.completed.v1 message and the frame's place, so extracting again after a crash asks once per frame. Once the
+ * upload's deletion is recorded here, no request is written for it: UploadCancelledError stops the extraction.
  */
 export async function enqueueOcrRequest(db: Knex, completed: UploadCompleted, frame: StoredFrame, frameIndex: number): Promise<void> {
   const upload = completed.data;
+  await db.transaction(async (trx) => {
+    if (await cancelledBeforeCommit(trx, upload.uploadId)) throw new UploadCancelledError(upload.uploadId);
+    await enqueueOcrRequestIn(trx, completed, frame, frameIndex);
+  });
+}
+
+async function enqueueOcrRequestIn(trx: Knex.Transaction, completed: UploadCompleted, frame: StoredFrame, frameIndex: number): Promise<void> {
+  const upload = completed.data;
   await enqueueEvent(
-    db,
+    trx,
     'ocr.requested.v1',
     {
       uploadId: upload.uploadId,
@@ -32,9 +41,10 @@ export async function enqueueOcrRequest(db: Knex, completed: UploadCompleted, fr
 
 /**
  * Writes the outcome in the handler's transaction: frames.extracted.v1 with every frame and their number (the
- * frames' OCR requests are out already), or upload.failed.v1 (stage extraction).
+ * frames' OCR requests are out already), or upload.failed.v1 (stage extraction); nothing for a deleted upload.
  */
 export async function enqueueOutcome(trx: Knex.Transaction, upload: EventData<'upload.completed.v1'>, outcome: ExtractionOutcome): Promise<void> {
+  if ('deleted' in outcome) return;
   if (!outcome.ok) {
     await enqueueEvent(trx, 'upload.failed.v1', { uploadId: upload.uploadId, userId: upload.userId, reason: outcome.reason, stage: 'extraction' });
     return;

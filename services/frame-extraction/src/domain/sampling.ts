@@ -21,20 +21,26 @@ export function chooseSamplingMethod(frames: number, intervalSeconds: number, se
 }
 
 /** From this interval up, the pictures no other picture refers to (most B-frames) are not decoded at all. */
-export const SKIP_UNREFERENCED_MIN_INTERVAL_SECONDS = 0.5;
+export const SKIP_UNREFERENCED_MIN_INTERVAL_SECONDS = 1;
 
 /**
- * ffmpeg options for one pass that yields frame n as the first decoded picture at or after n x interval: the first
- * picture of each slot is kept and stamped with the slot's time, and a slot with no picture of its own repeats the
- * one before (a video slower than the interval). Where frames are far apart, pictures that nothing refers to are
- * skipped: a slot then shows the next picture decoded, at most a few frames later, never an earlier one.
+ * ffmpeg options for one pass that yields frame n as the picture of n x interval, a slot with no picture of its own
+ * repeating the one before (a video slower than the interval, a screen recording that adds pictures only on change).
+ * Dense intervals take the picture on screen at the slot's time (the fps filter; `round=up`, or it lands half an
+ * interval early). From SKIP_UNREFERENCED_MIN_INTERVAL_SECONDS, pictures that nothing refers to are not decoded,
+ * and the picture on screen at a slot's time may be one of them: the fps filter would then give a picture from
+ * before it, so the first picture decoded at or after the slot's time is kept instead and stamped with that time.
  */
 export function intervalSampling(intervalSeconds: number): { inputOptions: string[]; videoFilter: string } {
+  const fps = `fps=1000/${Math.round(intervalSeconds * 1000)}:round=up`;
+  if (intervalSeconds < SKIP_UNREFERENCED_MIN_INTERVAL_SECONDS) return { inputOptions: [], videoFilter: fps };
   // A picture a hair before the slot's time (timestamps rounded to the stream's time base) belongs to the slot.
   const slot = (t: string) => `floor(${t}/${intervalSeconds}+0.001)`;
   const first = `isnan(prev_selected_t)+gte(${slot('t')}\\,${slot('prev_selected_t')}+1)`;
   return {
-    inputOptions: intervalSeconds >= SKIP_UNREFERENCED_MIN_INTERVAL_SECONDS ? ['-skip_frame', 'noref'] : [],
-    videoFilter: `select='${first}',setpts='${slot('T')}*${intervalSeconds}/TB',fps=1000/${Math.round(intervalSeconds * 1000)}:round=up`,
+    inputOptions: ['-skip_frame', 'noref'],
+    // tpad holds the last picture one interval past the end, or fps would not give the last slot (it waits for a
+    // picture after it).
+    videoFilter: `select='${first}',setpts='${slot('T')}*${intervalSeconds}/TB',tpad=stop_mode=clone:stop_duration=${intervalSeconds},${fps}`,
   };
 }

@@ -62,6 +62,8 @@ export async function extractVideoFrames(ctx: ExtractionContext, req: VideoReque
     const { durationSeconds } = checkProbe(ctx, probe, req);
     const limits = imageLimits(ctx.config);
     const store = async (frame: RawFrame, timestampMs: number): Promise<StoredFrame> => {
+      // A deleted upload's decoding stops here: the throw ends ffmpeg (decodeFrames kills it when left early).
+      await ctx.stopIfDeleted();
       const encoded = await encodeRawFrame(frame, limits);
       const keys = frameKeys(req.uploadId, timestampMs, encoded.format);
       await putFrame(ctx.storage, keys, encoded);

@@ -161,4 +161,40 @@ export const identityMigrations: Migration[] = [
       });
     },
   },
+  {
+    name: '0008_email_confirmation',
+    async up(db) {
+      // When the address was proven (the mailed link, or Google vouching for it); the free credits wait for it.
+      // Accounts older than this migration got their free credits at sign-up, before there was anything to confirm:
+      // they count as confirmed from their creation, so nobody is asked to confirm for credits they already have.
+      await db.schema.alterTable('users', (t) => {
+        t.timestamp('email_confirmed_at', { useTz: true });
+      });
+      await db.raw('update users set email_confirmed_at = created_at where deleted_at is null');
+      // Single-use confirmation links, stored as the SHA-256 of their token like reset links.
+      await db.schema.createTable('email_confirmation_tokens', (t) => {
+        t.string('token_hash', 64).primary();
+        t.uuid('user_id').notNullable().references('uid').inTable('users').onDelete('CASCADE');
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('expires_at', { useTz: true }).notNullable();
+        t.timestamp('used_at', { useTz: true });
+        t.index(['user_id']);
+      });
+    },
+  },
+  {
+    name: '0009_request_budgets',
+    async up(db) {
+      // One request budget per person, for all their API tokens and browser sessions together, shared by every gateway
+      // replica (a token bucket: what it held at refilled_at, on the database's clock). It replaces the per-token
+      // budgets, which let 20 tokens make 20 times the requests. No foreign key: the gateway names only people whose
+      // access token it verified, and an idle row is pruned within minutes whatever became of its person.
+      await db.schema.createTable('request_budgets', (t) => {
+        t.string('user_id', 255).primary();
+        t.double('tokens').notNullable();
+        t.timestamp('refilled_at', { useTz: true }).notNullable();
+      });
+      await db.schema.dropTableIfExists('api_token_budgets');
+    },
+  },
 ];

@@ -8,6 +8,8 @@ export interface User {
   createdAt: Date;
   lastLoginAt: Date | null;
   googleSub: string | null;
+  /** When the e-mail address was proven (confirmation link or Google); null until then. */
+  emailConfirmedAt: Date | null;
 }
 
 interface UserRow {
@@ -18,6 +20,7 @@ interface UserRow {
   created_at: Date;
   last_login_at: Date | null;
   google_sub: string | null;
+  email_confirmed_at: Date | null;
 }
 
 const toUser = (r: UserRow): User => ({
@@ -28,6 +31,7 @@ const toUser = (r: UserRow): User => ({
   createdAt: r.created_at,
   lastLoginAt: r.last_login_at,
   googleSub: r.google_sub,
+  emailConfirmedAt: r.email_confirmed_at,
 });
 
 type Db = Knex | Knex.Transaction;
@@ -104,4 +108,15 @@ export async function setPasswordHash(db: Db, uid: string, passwordHash: string)
 /** Links a Google subject and drops any password set before the address was proven. */
 export async function linkGoogleSub(db: Db, uid: string, sub: string): Promise<void> {
   await db('users').where({ uid }).update({ google_sub: sub, password_hash: null });
+}
+
+/** Marks a live account's address as proven; answers the time, or null when it was proven already (nothing changed). */
+export async function markEmailConfirmed(trx: Knex.Transaction, uid: string): Promise<Date | null> {
+  const [row] = await trx('users')
+    .where({ uid })
+    .whereNull('deleted_at')
+    .whereNull('email_confirmed_at')
+    .update({ email_confirmed_at: trx.fn.now() })
+    .returning<{ email_confirmed_at: Date }[]>('email_confirmed_at');
+  return row?.email_confirmed_at ?? null;
 }

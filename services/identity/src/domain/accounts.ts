@@ -2,19 +2,31 @@ import { randomUUID } from 'node:crypto';
 import type { AuthSession } from '@frametext/contracts';
 import { enqueueEvent } from '@frametext/service-kit';
 import type { IdentityContext } from './context.js';
+import { confirmAddress, queueConfirmationMail } from './email-confirmation.js';
 import { authError } from './errors.js';
+import { kickMailDelivery } from './mail-delivery.js';
 import { assertStrongPassword, burnPasswordCheck, hashPassword, normalizeEmail, verifyPassword } from './passwords.js';
 import { assertLoginAllowed, countLoginFailure, countLoginSuccess } from './rate-limits.js';
 import { startSession } from './sessions.js';
 import { findUserByEmail, insertUser, recordLogin, type User } from '../data/users.js';
 
-/** Creates a user with the user.created.v1 event in the same transaction, so the event exists if and only if the user does. */
+/**
+ * Creates a user with the user.created.v1 event in the same transaction, so the event exists if and only if the user
+ * does. An account made by a Google sign-in has its address proven (Google verified it): confirmed at once, with
+ * user.email-confirmed.v1. Any other gets the confirmation mail, queued in the same transaction.
+ */
 export async function createUser(ctx: IdentityContext, fields: { email: string; passwordHash: string | null; googleSub?: string | null }): Promise<User | undefined> {
-  return ctx.db.transaction(async (trx) => {
+  const emailProven = Boolean(fields.googleSub);
+  const created = await ctx.db.transaction(async (trx) => {
     const user = await insertUser(trx, { uid: randomUUID(), ...fields });
-    if (user) await enqueueEvent(trx, 'user.created.v1', { uid: user.uid, email: user.email, createdAt: user.createdAt.toISOString() });
+    if (!user) return undefined;
+    await enqueueEvent(trx, 'user.created.v1', { uid: user.uid, email: user.email, createdAt: user.createdAt.toISOString() });
+    if (emailProven) await confirmAddress(trx, user.uid);
+    else await queueConfirmationMail(trx, ctx, user);
     return user;
   });
+  if (created && !emailProven) kickMailDelivery(ctx);
+  return created;
 }
 
 export async function signUp(ctx: IdentityContext, input: { email: string; password: string }): Promise<AuthSession> {
@@ -48,7 +60,7 @@ export async function logIn(ctx: IdentityContext, input: { email: string; passwo
 }
 
 /** firstLogin: true only for the account's first sign-in (its sign-up, or a Google sign-in that created it). */
-export async function completeLogin(ctx: IdentityContext, user: User): Promise<AuthSession> {
+export async function completeLogin(ctx: IdentityContext, user: Pick<User, 'uid' | 'email'>): Promise<AuthSession> {
   const previousLogin = await recordLogin(ctx.db, user.uid);
   const tokens = await startSession(ctx, user);
   return { ...tokens, user: { uid: user.uid, email: user.email, firstLogin: previousLogin === null } };

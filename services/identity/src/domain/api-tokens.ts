@@ -4,14 +4,12 @@ import {
   API_TOKEN_PREFIX,
   API_TOKENS_PER_USER,
   type ApiToken,
-  type ApiTokenBudgetRequest,
-  type ApiTokenBudgetResponse,
   type CreateApiTokenRequest,
   type CreateApiTokenResponse,
   type ExchangeApiTokenResponse,
   type ListApiTokensResponse,
 } from '@frametext/contracts';
-import { AppError, perMinute } from '@frametext/service-kit';
+import { AppError } from '@frametext/service-kit';
 import type { IdentityContext } from './context.js';
 import { authError } from './errors.js';
 import { checkOwnerPassword, reauthenticationFor } from './reauthentication.js';
@@ -27,7 +25,6 @@ import {
   touchApiToken,
   type ApiTokenRow,
 } from '../data/api-tokens.js';
-import { takeFromApiTokenBudget } from '../data/api-token-budgets.js';
 import { isFamilyLive } from '../data/sessions.js';
 import { findUserById, lockLiveUser, type User } from '../data/users.js';
 
@@ -136,14 +133,4 @@ export async function exchangeApiToken(ctx: IdentityContext, presented: string):
   await touchApiToken(ctx.db, token.id);
   const accessToken = await issueAccessToken(ctx, user, token.id, { scope: token.scope, expiresIn: EXCHANGED_TOKEN_TTL_SECONDS });
   return { accessToken, expiresIn: EXCHANGED_TOKEN_TTL_SECONDS, tokenId: token.id, userId: user.uid, scope: token.scope };
-}
-
-/**
- * The gateways' shared count of a token's requests: leases up to `take` from its budget (docs/security.md, Personal API
- * tokens). A revoked token has no budget: 401, so a gateway holding its exchange in cache learns of it here too.
- */
-export async function leaseApiTokenBudget(ctx: IdentityContext, input: ApiTokenBudgetRequest): Promise<ApiTokenBudgetResponse> {
-  const taken = await takeFromApiTokenBudget(ctx.db, input.tokenId, perMinute(input.requestsPerMinute), input.take, input.giveBack);
-  if (!taken) throw invalidApiToken();
-  return { granted: taken.granted, retryAfterMs: taken.retryAfterMs };
 }

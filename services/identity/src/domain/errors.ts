@@ -24,6 +24,9 @@ const messages: Record<AuthErrorCode, [status: number, message: string]> = {
   'auth/account-exists-with-different-credential': [409, 'This e-mail is already linked to a different Google account.'],
   // 401 like the other "sign in again" answers, not 403, which the SPA takes as "signed out" before it can explain.
   'auth/requires-recent-login': [401, 'For your safety, this needs a recent sign-in. Please sign in again and retry.'],
+  'auth/missing-confirmation-token': [400, 'The confirmation token is missing. Open the link from the e-mail again.'],
+  'auth/invalid-confirmation-token': [400, 'This confirmation link is invalid, already used or expired. Sign in and send yourself a new one.'],
+  'auth/email-already-confirmed': [409, 'Your e-mail address is already confirmed.'],
   'auth/no-password': [409, 'Your account signs in with Google and has no password to change. To set one, log out and choose "Forgot password?" on the log-in page.'],
 };
 

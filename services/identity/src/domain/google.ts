@@ -5,6 +5,7 @@ import type { IdentityContext } from './context.js';
 import { queueAccessEndedMail } from './access-ended-mail.js';
 import { endAllAccess } from './access-revocation.js';
 import { createUser, completeLogin } from './accounts.js';
+import { confirmAddress } from './email-confirmation.js';
 import { authError } from './errors.js';
 import { kickMailDelivery } from './mail-delivery.js';
 import { normalizeEmail } from './passwords.js';
@@ -88,12 +89,14 @@ async function findOrCreateGoogleUser(ctx: IdentityContext, sub: string, email: 
     // a new one.
     const ended = await ctx.db.transaction(async (trx) => {
       await linkGoogleSub(trx, byEmail.uid, sub);
+      // Google proved the address: the free credits follow, if the mailed link had not proven it already.
+      await confirmAddress(trx, byEmail.uid);
       await queueAccessEndedMail(trx, ctx, byEmail.email, 'google-link');
       return endAllAccess(trx, byEmail.uid, 'google-link');
     });
     ctx.logger.info({ userId: byEmail.uid, ...ended }, 'Google linked: every session and API token ended');
     kickMailDelivery(ctx);
-    return { ...byEmail, googleSub: sub, passwordHash: null };
+    return { ...byEmail, googleSub: sub, passwordHash: null, emailConfirmedAt: byEmail.emailConfirmedAt ?? new Date() };
   }
   const created = await createUser(ctx, { email, passwordHash: null, googleSub: sub });
   if (created) return created;

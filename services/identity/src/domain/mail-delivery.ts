@@ -39,16 +39,26 @@ export async function deliverQueuedMail(ctx: IdentityContext): Promise<number> {
 }
 
 const rounds = new WeakMap<IdentityContext, Promise<number>>();
+const kickedDuringRound = new WeakSet<IdentityContext>();
 
-/** Starts a delivery round unless this replica is running one; never throws. */
+/**
+ * Starts a delivery round unless this replica is running one; never throws. Mail queued while a round runs may come
+ * after that round's last look for due mail, so a kick meanwhile runs one more round once it ends.
+ */
 export function kickMailDelivery(ctx: IdentityContext): void {
-  if (rounds.has(ctx)) return;
+  if (rounds.has(ctx)) {
+    kickedDuringRound.add(ctx);
+    return;
+  }
   const round = deliverQueuedMail(ctx)
     .catch((err: unknown) => {
       ctx.logger.error({ err }, 'e-mail delivery round failed');
       return 0;
     })
-    .finally(() => rounds.delete(ctx));
+    .finally(() => {
+      rounds.delete(ctx);
+      if (kickedDuringRound.delete(ctx)) kickMailDelivery(ctx);
+    });
   rounds.set(ctx, round);
 }
 

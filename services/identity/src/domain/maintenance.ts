@@ -1,9 +1,10 @@
 import type { IdentityContext } from './context.js';
-import { pruneIdleApiTokenBudgets } from '../data/api-token-budgets.js';
+import { pruneConfirmationTokens } from '../data/confirmation-tokens.js';
 import { pruneRevokedApiTokens } from '../data/api-tokens.js';
 import { pruneLoginAttempts } from '../data/login-attempts.js';
 import { pruneFlows } from '../data/oidc-flows.js';
 import { pruneCounters } from '../data/rate-limits.js';
+import { pruneIdleRequestBudgets } from '../data/request-budgets.js';
 import { pruneResetTokens } from '../data/reset-tokens.js';
 import { pruneExpiredRefreshTokens } from '../data/sessions.js';
 import { pruneDeletedUsers } from '../data/users.js';
@@ -20,6 +21,7 @@ export async function runMaintenance(ctx: IdentityContext): Promise<void> {
   // A day after its last failure an address starts afresh; an address unused for 90 days is no longer known.
   await pruneLoginAttempts(ctx.db, new Date(now - DAY_MS), new Date(now - 90 * DAY_MS));
   await pruneResetTokens(ctx.db, new Date(now - 7 * DAY_MS));
+  await pruneConfirmationTokens(ctx.db, new Date(now - 7 * DAY_MS));
   // Kept a week past expiry so a late replay of a spent token is still seen as reuse.
   await pruneExpiredRefreshTokens(ctx.db, new Date(now - 7 * DAY_MS));
   // A deleted account's tombstone (and its sessions) goes once the revocation feed no longer lists those sessions.
@@ -27,7 +29,7 @@ export async function runMaintenance(ctx: IdentityContext): Promise<void> {
   // Likewise a revoked API token's row, which the feed lists until then.
   await pruneRevokedApiTokens(ctx.db, new Date(now - revocationWindowMs(ctx.config)));
   // A budget untouched for a minute has refilled: its row says nothing no row would.
-  await pruneIdleApiTokenBudgets(ctx.db, new Date(now - 10 * 60_000));
+  await pruneIdleRequestBudgets(ctx.db, new Date(now - 10 * 60_000));
 }
 
 /** Use case: make a new signing key active now (operators; tests). Tokens signed before stay valid until they expire. */

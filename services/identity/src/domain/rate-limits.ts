@@ -15,6 +15,7 @@ export async function countIpRequest(ctx: IdentityContext, ip: string): Promise<
 const loginWindowSeconds = (ctx: IdentityContext) => ctx.config.RATE_LIMIT_LOGIN_WINDOW_MINUTES * 60;
 const accountBucket = (email: string) => `login-fail:${email}`;
 const resetBucket = (email: string) => `reset:${email}`;
+const confirmationBucket = (email: string) => `confirm:${email}`;
 const addressHash = (address: string) => createHash('sha256').update(address).digest('hex');
 
 /**
@@ -63,11 +64,19 @@ export async function countResetRequest(ctx: IdentityContext, email: string): Pr
   if (count > ctx.config.RATE_LIMIT_RESET_PER_HOUR) throw authError('auth/too-many-requests', undefined, { retryAfterSeconds: 3600 });
 }
 
+/** Bounds confirmation e-mails sent again per address, so the resend button cannot flood an inbox. */
+export async function countConfirmationRequest(ctx: IdentityContext, email: string): Promise<void> {
+  const count = await hitCounter(ctx.db, confirmationBucket(email), 3600, 1);
+  if (count > ctx.config.RATE_LIMIT_CONFIRMATION_PER_HOUR) {
+    throw authError('auth/too-many-requests', 'You asked for several confirmation e-mails already. Please check your inbox and spam folder, or try again in an hour.', { retryAfterSeconds: 3600 });
+  }
+}
+
 /**
  * Account deletion: everything the limits kept about the account goes (its failed log-ins and its counters, keyed by
  * its e-mail; the hashes of the addresses it signed in from). Per-IP counters name no account and stay.
  */
 export async function forgetAccountLimits(trx: Knex.Transaction, user: Pick<User, 'uid' | 'email'>): Promise<void> {
   await forgetLoginAttempts(trx, user.uid, user.email);
-  await deleteCounters(trx, [accountBucket(user.email), resetBucket(user.email)]);
+  await deleteCounters(trx, [accountBucket(user.email), resetBucket(user.email), confirmationBucket(user.email)]);
 }

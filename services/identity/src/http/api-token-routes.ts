@@ -1,17 +1,15 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import {
-  apiTokenBudgetRequestSchema,
   createApiTokenRequestSchema,
   exchangeApiTokenRequestSchema,
-  type ApiTokenBudgetResponse,
   type CreateApiTokenResponse,
   type ExchangeApiTokenResponse,
   type ListApiTokensResponse,
 } from '@frametext/contracts';
 import { AppError, parseBody, requireWorkload } from '@frametext/service-kit';
 import type { IdentityContext } from '../domain/context.js';
-import { createApiToken, exchangeApiToken, leaseApiTokenBudget, listApiTokens, revokeApiTokenOf } from '../domain/api-tokens.js';
+import { createApiToken, exchangeApiToken, listApiTokens, revokeApiTokenOf } from '../domain/api-tokens.js';
 import { countIpRequest } from '../domain/rate-limits.js';
 import { sessionOwner, signedInSession } from '../domain/session-access.js';
 
@@ -53,21 +51,13 @@ export function apiTokenRoutes(ctx: IdentityContext): Router {
   return router;
 }
 
-/**
- * `/internal/api-tokens/*`, for the gateway alone (workload token): `exchange` trades a personal token for an access
- * token; `budget` leases requests from the token's budget that all gateway replicas share.
- */
+/** `/internal/api-tokens/exchange`, for the gateway alone (workload token): trades a personal token for an access token. */
 export function apiTokenExchangeRoutes(ctx: IdentityContext): Router {
   const router = Router();
   router.post('/exchange', async (req, res) => {
     requireWorkload(req, 'identity', ['gateway']);
     const { token } = parseBody(exchangeApiTokenRequestSchema, req.body);
     const body: ExchangeApiTokenResponse = await exchangeApiToken(ctx, token);
-    res.set('cache-control', 'no-store').json(body);
-  });
-  router.post('/budget', async (req, res) => {
-    requireWorkload(req, 'identity', ['gateway']);
-    const body: ApiTokenBudgetResponse = await leaseApiTokenBudget(ctx, parseBody(apiTokenBudgetRequestSchema, req.body));
     res.set('cache-control', 'no-store').json(body);
   });
   return router;

@@ -17,7 +17,10 @@ export interface CloudWorld {
   /** Every ocr.completed.v1 and upload.failed.v1 seen on the exchange, in arrival order. */
   readonly completed: EventData<'ocr.completed.v1'>[];
   readonly failed: EventData<'upload.failed.v1'>[];
-  publishRequest(data: EventData<'ocr.requested.v1'>): Promise<void>;
+  /** Publishes a frame request; answers its message id. */
+  publishRequest(data: EventData<'ocr.requested.v1'>): Promise<string>;
+  /** Publishes upload.deleted.v1 (results deleted the upload); answers its message id. */
+  publishDeleted(uploadId: string): Promise<string>;
   /** Messages waiting in the worker's queue (frames nobody has taken). */
   waiting(): Promise<number>;
   /** Consumers on the worker's queue. */
@@ -85,7 +88,10 @@ export async function cloudWorld(overrides: Record<string, string> = {}): Promis
       return world.watched.dataOf('upload.failed.v1');
     },
     async publishRequest(data) {
-      await world.publisher.publish('ocr.requested.v1', data, { routingKey: ocrRequestedRoutingKey('cloud') });
+      return (await world.publisher.publish('ocr.requested.v1', data, { routingKey: ocrRequestedRoutingKey('cloud') })).id;
+    },
+    async publishDeleted(uploadId) {
+      return (await world.publisher.publish('upload.deleted.v1', { uploadId, userId: 'someone', framesRead: 0 })).id;
     },
     waiting: async () => (await look()).messageCount,
     consumers: async () => (await look()).consumerCount,

@@ -6,8 +6,7 @@ import { DEFAULT_MEDIA_CONTENT, type MediaContent } from '@frametext/contracts/r
 import { anchorExtract, anchorRead } from '@frametext/sample-media';
 import { tesseractEnv, type Config } from '../config.js';
 import type { FrameText } from '../domain/recognize.js';
-import { UploadReader } from '../domain/upload-reader.js';
-import { recognizeOptions, tesseractPool } from '../service.js';
+import { tesseractPool, uploadReader } from '../service.js';
 
 /** bench/corpus at the repository's root: media from public repositories with the truth they publish. */
 export const CORPUS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../bench/corpus');
@@ -120,7 +119,7 @@ export interface CorpusBenchOptions {
 export async function runCorpusBench(o: CorpusBenchOptions): Promise<CorpusFigures> {
   const log = o.log ?? (() => undefined);
   const pool = tesseractPool(o.config);
-  const reader = new UploadReader(recognizeOptions(o.config), (image, lang) => pool.read(image, lang));
+  const reader = uploadReader(o.config, pool);
   const scratch = await mkdtemp(join(tmpdir(), 'corpus-bench-'));
   const seconds = { ours: 0, bare: 0 };
   const items: ItemFigures[] = [];

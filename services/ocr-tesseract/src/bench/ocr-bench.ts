@@ -5,10 +5,9 @@ import { anchorRead } from '@frametext/sample-media';
 import { configSchema, tesseractEnv } from '../config.js';
 import { cpuBudget } from '@frametext/service-kit';
 import type { Pass } from '../domain/recognize.js';
-import { UploadReader } from '../domain/upload-reader.js';
 import { parseTsv } from '../domain/tsv.js';
 import { makeBusyFrames, type TruthFrame } from './frames.js';
-import { recognizeOptions, tesseractPool } from '../service.js';
+import { tesseractPool, uploadReader } from '../service.js';
 
 export interface ReaderFigures {
   seconds: number;
@@ -79,7 +78,7 @@ export async function runOcrBench(opts: OcrBenchOptions = {}): Promise<OcrBenchF
 
     const pool = tesseractPool(config);
     // The frames are read as one upload's, as the worker reads them (its gates decide which steps each frame pays for).
-    const reader = new UploadReader(recognizeOptions(config), (image, lang) => pool.read(image, lang));
+    const reader = uploadReader(config, pool);
     let pipeFound = 0;
     let masked = 0;
     let width = 0;

@@ -25,8 +25,10 @@ export const FINAL_OCR_ATTEMPT = 2;
 
 /**
  * Reads one frame and returns its ocr.completed.v1 body. A frame that cannot be read completes with a
- * failureReason and no detections, so the upload still finishes; a Tesseract timeout or failure is retried
- * once first. Anything else (storage or broker trouble, Tesseract missing) throws, and the bus retries it.
+ * failureReason and no detections, so the upload still finishes, and is not charged; a Tesseract timeout or failure
+ * is retried once first. A frame whose reads used its CPU budget was read to its limit: it completes at once, with
+ * no failureReason (it is charged) and without text, and `note` says why. Anything else (storage or broker trouble,
+ * Tesseract missing) throws, and the bus retries it.
  */
 export async function ocrFrame(request: OcrRequest, attempt: number, deps: OcrFrameDeps, maxAttempts = FINAL_OCR_ATTEMPT): Promise<OcrResult> {
   const started = performance.now();
@@ -50,6 +52,9 @@ export async function ocrFrame(request: OcrRequest, attempt: number, deps: OcrFr
   } catch (err) {
     if (err instanceof StorageNotFoundError) return failed('The frame image is missing from storage.');
     if (err instanceof FrameUnreadableError) return failed(`The frame could not be read as an image.`);
+    if (err instanceof TesseractError && err.kind === 'budget') {
+      return { ...base, detections: [], durationMs: Math.round(performance.now() - started), failureReason: null, note: `Text recognition stopped on this frame: ${err.message}.` };
+    }
     if (err instanceof TesseractError && err.kind !== 'missing' && attempt >= Math.min(FINAL_OCR_ATTEMPT, maxAttempts)) {
       return failed(err.kind === 'timeout' ? 'Text recognition took too long on this frame and was stopped.' : 'Text recognition failed on this frame.');
     }

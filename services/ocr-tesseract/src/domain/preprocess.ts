@@ -121,20 +121,35 @@ export const COLOURFUL_SHARE = 0.05;
  * numbers over a busy, moving picture become black print on a blank page: Tesseract reads those reliably,
  * while on the original it mostly sees texture.
  */
-export async function prepareFrame(image: Buffer, opts: { whiteThreshold: number; maxPixels: number }): Promise<PreparedFrame> {
+export async function prepareFrame(image: Buffer, opts: { whiteThreshold: number; maxPixels: number; maxReadPixels?: number }): Promise<PreparedFrame> {
   let decoded: { data: Buffer; info: OutputInfo };
   let density: number | undefined;
+  let scale = 1;
   try {
-    // One pipeline: its header gives the stated resolution, then it decodes.
+    // One pipeline: its header gives the size and the stated resolution, then it decodes (scaled down if need be).
     const input = sharp(image, { limitInputPixels: opts.maxPixels, failOn: 'error' });
-    density = (await input.metadata()).density;
+    const meta = await input.metadata();
+    density = meta.density;
+    scale = readingScale(meta.width ?? 0, meta.height ?? 0, opts.maxReadPixels);
+    if (scale < 1) input.resize({ width: Math.max(1, Math.floor((meta.width ?? 0) * scale)), height: Math.max(1, Math.floor((meta.height ?? 0) * scale)), fit: 'fill' });
     decoded = await input.removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
   } catch (err) {
     throw new FrameUnreadableError(err instanceof Error ? err.message : String(err));
   }
   const { data, info } = decoded;
   if (info.channels !== 3) throw new FrameUnreadableError(`expected 3 colour channels, got ${info.channels}`);
-  return new DecodedFrame(data, info.width, info.height, opts.whiteThreshold, statedDpi(density));
+  const dpi = statedDpi(density);
+  return new DecodedFrame(data, info.width, info.height, opts.whiteThreshold, dpi === undefined ? undefined : statedDpi(dpi * scale));
+}
+
+/**
+ * How much a frame is scaled before it is read: not at all up to `maxReadPixels`, else down to that many pixels. The
+ * work Tesseract does grows with the pixels; print fine enough to need more is rarer than an image made to hold a
+ * worker.
+ */
+export function readingScale(width: number, height: number, maxReadPixels: number | undefined): number {
+  const pixels = width * height;
+  return maxReadPixels === undefined || pixels <= maxReadPixels ? 1 : Math.sqrt(maxReadPixels / pixels);
 }
 
 /**

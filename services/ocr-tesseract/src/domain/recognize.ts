@@ -18,6 +18,10 @@ export interface RecognizeOptions {
   whiteThreshold: number;
   minWordConfidence: number;
   maxPixels: number;
+  /** A frame larger than this is scaled down to it before it is read (prepareFrame). */
+  maxReadPixels?: number;
+  /** CPU time (ms) a frame's Tesseract reads may use in all (cpu-budget.ts); no limit when absent. */
+  frameCpuBudgetMs?: number;
 }
 
 export interface FrameText {
@@ -372,7 +376,7 @@ async function readFrameText(
   mediaContent: MediaContent | undefined,
   { memory, readSegments = wantsSegmentReader(mediaContent), segmentsRead, readMask = () => true, readBare = () => true }: UploadState,
 ): Promise<FrameText> {
-  const frame = await prepareFrame(image, { whiteThreshold: opts.whiteThreshold, maxPixels: opts.maxPixels });
+  const frame = await prepareFrame(image, { whiteThreshold: opts.whiteThreshold, maxPixels: opts.maxPixels, maxReadPixels: opts.maxReadPixels });
   const segments = readSegments ? readSevenSegment({ width: frame.width, height: frame.height, bright: frame.brightPixels, grey: frame.greyPixels }) : [];
   // No value read: the verdict is in at once, and the upload's frames waiting on it go on.
   if (readSegments && segments.length === 0) segmentsRead?.(0);

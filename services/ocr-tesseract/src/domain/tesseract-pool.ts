@@ -1,4 +1,5 @@
-import type { TesseractOptions } from './tesseract.js';
+import type { CpuBudget } from './cpu-budget.js';
+import { TesseractError, type TesseractOptions } from './tesseract.js';
 import { TesseractProcess } from './tesseract-process.js';
 
 export interface TesseractPoolOptions {
@@ -14,6 +15,8 @@ const IMAGES_PER_PROCESS = 1_000;
 interface Pending {
   image: Buffer;
   lang: string;
+  budget?: CpuBudget;
+  beforeRead?: () => Promise<void>;
   resolve(tsv: string): void;
   reject(err: unknown): void;
 }
@@ -43,10 +46,14 @@ export class TesseractPool {
     this.lanes = Array.from({ length: opts.lanes }, () => ({ busy: false }));
   }
 
-  /** The TSV of one image (PGM, PPM or any format Leptonica reads), read with the `lang` model. */
-  read(image: Buffer, lang: string = this.tesseract.lang): Promise<string> {
+  /**
+   * The TSV of one image (PGM, PPM or any format Leptonica reads), read with the `lang` model, its CPU time spent from
+   * `budget` (TesseractProcess.read). `beforeRead` runs when a lane takes the image, just before it is read: a throw
+   * (its upload was deleted meanwhile) fails this image unread.
+   */
+  read(image: Buffer, lang: string = this.tesseract.lang, budget?: CpuBudget, beforeRead?: () => Promise<void>): Promise<string> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ image, lang, resolve, reject });
+      this.pending.push({ image, lang, budget, beforeRead, resolve, reject });
       this.schedule();
     });
   }
@@ -70,11 +77,14 @@ export class TesseractPool {
     }
   }
 
-  private async run(lane: Lane, { image, lang, resolve, reject }: Pending): Promise<void> {
+  private async run(lane: Lane, { image, lang, budget, beforeRead, resolve, reject }: Pending): Promise<void> {
     try {
+      // A frame whose budget its other reads spent while this image waited is not read further.
+      if (budget?.exhausted) throw new TesseractError('budget', `the frame used its ${budget.limitMs} ms of Tesseract CPU time`);
+      await beforeRead?.();
       const process = await this.processFor(lane, lang);
       this.counts.images++;
-      resolve(await process.read(image));
+      resolve(await process.read(image, budget));
     } catch (err) {
       reject(err);
     }

@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CpuMeter, type CpuBudget } from './cpu-budget.js';
 import { TesseractError, type TesseractOptions } from './tesseract.js';
 
 /** A 2×2 white PGM: read after each image, its page row says the image's rows are all out. */
@@ -11,6 +12,8 @@ const IDLE_MS = 30_000;
 /** How long a process asked to end may take before it is killed. */
 const END_GRACE_MS = 5_000;
 const STDERR_KEEP = 2_000;
+/** How often a read's CPU time is taken from its budget. */
+const BUDGET_CHECK_MS = 100;
 
 /** A handle that can keep Node's event loop running or not: the child process and its pipes. */
 interface Refable {
@@ -25,6 +28,8 @@ interface Reading {
   rows: string[];
   bytes: number;
   timer: NodeJS.Timeout;
+  /** Spends the read's CPU time from the frame's budget, while it reads and when it ends. */
+  metering?: { meter: CpuMeter; budget: CpuBudget; interval: NodeJS.Timeout };
   resolve(tsv: string): void;
   reject(err: unknown): void;
 }
@@ -109,8 +114,11 @@ export class TesseractProcess {
     return !this.failure && !this.ending;
   }
 
-  /** The TSV of one image (PGM, PPM or any format Leptonica reads), header included. One read at a time. */
-  async read(image: Buffer): Promise<string> {
+  /**
+   * The TSV of one image (PGM, PPM or any format Leptonica reads), header included. One read at a time. With a
+   * `budget`, the CPU time the read uses is spent from it, and the read is stopped (kind `budget`) once it is spent.
+   */
+  async read(image: Buffer, budget?: CpuBudget): Promise<string> {
     if (this.reading) throw new Error('a TesseractProcess reads one image at a time');
     this.reading = true;
     clearTimeout(this.idleTimer);
@@ -128,7 +136,8 @@ export class TesseractProcess {
     this.nextPage += 2;
     return new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => this.fail(new TesseractError('timeout', `tesseract ran past ${this.opts.timeoutMs} ms`)), this.opts.timeoutMs);
-      this.current = { page, file, rows: [], bytes: 0, timer, resolve, reject };
+      const metering = budget && { meter: new CpuMeter(this.child.pid), budget, interval: setInterval(() => this.spend(), BUDGET_CHECK_MS) };
+      this.current = { page, file, rows: [], bytes: 0, timer, metering, resolve, reject };
       this.stderr = '';
       this.keepsNodeUp(true);
       this.child.stdin.write(`${file}\n${this.blank}\n`);
@@ -170,10 +179,22 @@ export class TesseractProcess {
     }
   }
 
+  /** Spends what the read used since the last check from its budget; a spent budget stops the read. */
+  private spend(): void {
+    const metering = this.current?.metering;
+    if (!metering) return;
+    metering.budget.spend(metering.meter.take());
+    if (metering.budget.exhausted) this.fail(new TesseractError('budget', `the frame used its ${metering.budget.limitMs} ms of Tesseract CPU time`));
+  }
+
   /** Settles the image being read; the process stays up for the next one. */
   private settle(err: TesseractError | null, tsv = ''): void {
     const reading = this.current;
     if (!reading) return;
+    if (reading.metering) {
+      clearInterval(reading.metering.interval);
+      reading.metering.budget.spend(reading.metering.meter.take());
+    }
     this.current = undefined;
     this.reading = false;
     clearTimeout(reading.timer);

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 
-export type TesseractFailure = 'timeout' | 'failed' | 'output-too-large' | 'missing';
+/** `budget`: the frame's CPU budget ran out (cpu-budget.ts); the frame was read, to its limit. */
+export type TesseractFailure = 'timeout' | 'failed' | 'output-too-large' | 'missing' | 'budget';
 
 /** A Tesseract run that did not give a result; `kind` decides whether the frame is retried or completed as failed. */
 export class TesseractError extends Error {

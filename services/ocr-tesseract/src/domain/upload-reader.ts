@@ -1,10 +1,11 @@
 import type { MediaContent } from '@frametext/contracts';
+import { CpuBudget } from './cpu-budget.js';
 import { FrameMemories } from './frame-memory.js';
 import { recognizeFrame, wantsSegmentReader, type Candidate, type FrameText, type RecognizeOptions } from './recognize.js';
 import { StepGate, type GateTicket } from './step-gate.js';
 
-/** Reads one image with a Tesseract model (`lang`): the worker's pool, or a stand-in in tests. */
-export type ModelRunner = (image: Buffer, lang: string) => Promise<string>;
+/** Reads one image with a Tesseract model (`lang`), its CPU time spent from the frame's `budget`: the worker's pool, or a stand-in in tests. */
+export type ModelRunner = (image: Buffer, lang: string, budget?: CpuBudget, beforeRead?: () => Promise<void>) => Promise<string>;
 
 export interface FrameOfUpload {
   uploadId: string;
@@ -13,6 +14,8 @@ export interface FrameOfUpload {
   originalLanguage: string | null;
   /** The Tesseract model this frame is read with (a promise: the worker may still be asking Tesseract which it has). */
   model: Promise<string> | string;
+  /** Runs before each Tesseract read of the frame, when its turn comes: a throw (the upload was deleted) stops the frame. */
+  beforeRead?: () => Promise<void>;
 }
 
 /**
@@ -42,10 +45,12 @@ export class UploadReader {
     let mask: GateTicket | undefined;
     let bare: GateTicket | undefined;
     let text: FrameText | undefined;
+    // Every Tesseract read of this frame spends from one budget; a read that finds it spent fails (kind `budget`).
+    const budget = this.options.frameCpuBudgetMs ? new CpuBudget(this.options.frameCpuBudgetMs) : undefined;
     try {
       const lang = await frame.model;
       if (wantsSegmentReader(frame.mediaContent)) segments = await this.segmentGate.enter(frame.uploadId);
-      text = await recognizeFrame(await image, this.options, (pgm) => this.run(pgm, lang), frame.mediaContent, {
+      text = await recognizeFrame(await image, this.options, (pgm) => this.run(pgm, lang, budget, frame.beforeRead), frame.mediaContent, {
         memory,
         readSegments: segments?.run ?? false,
         segmentsRead: (values) => segments?.close({ gained: values, lost: 0 }),

@@ -10,6 +10,11 @@ export async function wasDeletedBy(db: Knex | Knex.Transaction, uploadId: string
   return (await db('deleted_uploads').where({ upload_id: uploadId, user_id: userId }).first('upload_id')) !== undefined;
 }
 
+/** The uploads among `ids` that `userId` deleted. */
+export async function deletedAmong(db: Knex | Knex.Transaction, userId: string, ids: readonly string[]): Promise<string[]> {
+  return db('deleted_uploads').where({ user_id: userId }).whereIn('upload_id', [...ids]).pluck('upload_id');
+}
+
 /** The person deleted their account: nothing of theirs is kept, not even which uploads they deleted. */
 export async function forgetDeletedUploadsOf(trx: Knex.Transaction, userId: string): Promise<void> {
   await trx('deleted_uploads').where({ user_id: userId }).del();

@@ -172,6 +172,12 @@ export async function countDoneFrames(db: Knex | Knex.Transaction, uploadId: str
   return Number(row?.n ?? 0);
 }
 
+/** Frames the engine has read (OCR in, without a failure reason), as upload.processed.v1 counts them: what a delete charges. */
+export async function countReadFrames(db: Knex | Knex.Transaction, uploadId: string): Promise<number> {
+  const row = await db('frames').where({ upload_id: uploadId }).whereNotNull('ocr_done_at').whereNull('ocr_failure_reason').count({ n: '*' }).first();
+  return Number(row?.n ?? 0);
+}
+
 /**
  * Uploads ahead of `upload` in its engine's OCR queue: others of the same engine still uploaded or processing
  * (frames being extracted or waiting to be read) that were uploaded before it. Frames are read in the order they
@@ -258,6 +264,11 @@ export interface UploadOwner {
 /** Locks the caller's uploads among `ids` (others' and unknown ids are left out). */
 export async function lockOwnedUploads(trx: Knex.Transaction, userId: string, ids: readonly string[]): Promise<UploadOwner[]> {
   return trx('uploads').where({ user_id: userId }).whereIn('id', [...new Set(ids)]).orderBy('id').forUpdate().select('id', 'user_id');
+}
+
+/** The caller's uploads among `ids` that results has (no lock: a first look before asking the upload service about the rest). */
+export async function ownedAmong(db: Knex, userId: string, ids: readonly string[]): Promise<string[]> {
+  return db('uploads').where({ user_id: userId }).whereIn('id', [...ids]).pluck('id');
 }
 
 /** Locks every upload of a user (account deletion). */

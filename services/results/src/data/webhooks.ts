@@ -55,6 +55,17 @@ export async function deleteWebhooksOf(trx: Knex.Transaction, userId: string): P
   return trx('webhooks').where({ user_id: userId }).delete();
 }
 
+/**
+ * Deletes the deliveries about one upload from its owner's webhooks, pending ones included (they are not sent): an
+ * upload.failed event's reason can quote a file name, which must not outlive the upload. Answers how many went.
+ */
+export async function deleteDeliveriesAbout(trx: Knex.Transaction, userId: string, uploadId: string): Promise<number> {
+  return trx('webhook_deliveries')
+    .whereIn('webhook_id', trx('webhooks').select('id').where({ user_id: userId }))
+    .whereRaw(`(payload::jsonb)->'data'->>'uploadId' = ?`, [uploadId])
+    .delete();
+}
+
 /** Queues an event for a webhook; an event it already holds (the same transaction run again) is kept once. */
 export async function insertDelivery(trx: Knex | Knex.Transaction, row: Pick<DeliveryRow, 'id' | 'webhook_id' | 'event_id' | 'event_type' | 'payload'>): Promise<void> {
   await trx('webhook_deliveries').insert(row).onConflict(['webhook_id', 'event_id']).ignore();

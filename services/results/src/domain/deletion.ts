@@ -1,12 +1,12 @@
-import { deleteWebhooksOf } from '../data/webhooks.js';
+import { deleteDeliveriesAbout, deleteWebhooksOf } from '../data/webhooks.js';
 import { forgetTestSendsOf } from '../data/webhook-test-sends.js';
 import { DEMO_UPLOAD_ID, type DeleteUploadsResponse, type EventData } from '@frametext/contracts';
 import { enqueueEvent, type Knex } from '@frametext/service-kit';
-import { forgetDeletedUploadsOf, rememberDeletedUpload } from '../data/deleted-uploads.js';
+import { deletedAmong, forgetDeletedUploadsOf, rememberDeletedUpload } from '../data/deleted-uploads.js';
 import { rememberDeletedUser } from '../data/deleted-users.js';
 import { forgetKeptWorkOf } from '../data/kept-work.js';
 import { claimDuePurges, dropPurge, markDeleted, reschedulePurge } from '../data/purges.js';
-import { deleteUploadRow, lockCreatedBefore, lockOwnedUploads, lockUploadsOf, type UploadOwner } from '../data/uploads.js';
+import { countReadFrames, deleteUploadRow, lockCreatedBefore, lockOwnedUploads, lockUpload, lockUploadsOf, ownedAmong, type UploadOwner } from '../data/uploads.js';
 import { uploadFolder, type ResultsContext } from './context.js';
 import type { HandlerScope } from './pipeline.js';
 
@@ -14,9 +14,9 @@ const BATCH = 100;
 
 /*
  * Deleting an upload, by its owner or by retention, in one transaction per batch: each row (frames and results
- * cascade) gives way to a tombstone due for a purge, and upload.deleted.v1 goes to billing through the outbox, so
- * what the upload still holds comes back even when it is deleted mid-processing. The tombstone makes the upload's
- * late events (a frame read after the delete) change nothing. Its folder is emptied right after the commit, and the
+ * cascade) gives way to a tombstone due for a purge, and upload.deleted.v1 goes out through the outbox with the frames
+ * read so far: billing charges those and releases the rest, and frame-extraction and the OCR workers stop the
+ * upload's work. The tombstone makes the upload's late events (a frame read in flight) change nothing. Its folder is emptied right after the commit, and the
  * purge job empties it again while the tombstone lasts, since a worker still running may write frames after it.
  */
 
@@ -25,9 +25,12 @@ async function deleteIn(trx: Knex.Transaction, uploads: readonly UploadOwner[], 
     await markDeleted(trx, u.id);
     // Its owner's link to it then says it was deleted (410), not that it never was.
     if (remember && u.user_id) await rememberDeletedUpload(trx, u.id, u.user_id);
+    const framesRead = await countReadFrames(trx, u.id);
     await deleteUploadRow(trx, u.id);
+    // Its webhook deliveries go with it: a failure's reason may quote a file name.
+    if (u.user_id) await deleteDeliveriesAbout(trx, u.user_id, u.id);
     // An upload nobody owns yet (only frames arrived, never upload.completed.v1) has no hold anyone could name.
-    if (u.user_id) await enqueueEvent(trx, 'upload.deleted.v1', { uploadId: u.id, userId: u.user_id });
+    if (u.user_id) await enqueueEvent(trx, 'upload.deleted.v1', { uploadId: u.id, userId: u.user_id, framesRead });
   }
 }
 
@@ -44,16 +47,52 @@ async function purgeNow(ctx: ResultsContext, ids: readonly string[]): Promise<vo
   }
 }
 
-/** Deletes the caller's uploads among `ids`; ids of others and unknown ids are skipped (and not listed). */
-export async function deleteUploads(ctx: ResultsContext, userId: string, ids: readonly string[]): Promise<DeleteUploadsResponse> {
+/**
+ * The caller's uploads among `ids` that results has not heard of, as the upload service deletes them: those never
+ * completed it cancels itself (billing releases their holds at once); those completed a moment ago, whose event is on
+ * its way here, it names, for results to delete. Nothing is asked when results knows every id.
+ */
+async function unfinishedElsewhere(ctx: ResultsContext, caller: { userId: string; token: string }, ids: string[]) {
+  const known = new Set([...(await ownedAmong(ctx.db, caller.userId, ids)), ...(await deletedAmong(ctx.db, caller.userId, ids))]);
+  const rest = ids.filter((id) => !known.has(id));
+  return rest.length > 0 ? ctx.uploadService.deleteUnfinished(rest, caller.token) : { cancelled: [], settled: [] };
+}
+
+/**
+ * Locks uploads completed a moment ago whose upload.completed.v1 may not have come yet, for their owner (the upload
+ * service vouched for them): the row, empty if need be, so that event and this delete apply one after the other.
+ */
+async function lockArriving(trx: Knex.Transaction, userId: string, ids: readonly string[]): Promise<UploadOwner[]> {
+  const locked: UploadOwner[] = [];
+  for (const id of ids) {
+    const row = await lockUpload(trx, id);
+    if (row && (row.user_id === null || row.user_id === userId)) locked.push({ id, user_id: userId });
+  }
+  return locked;
+}
+
+/**
+ * Deletes the caller's uploads among `ids`; ids of others and unknown ids are skipped (and not listed). Uploads results
+ * has not heard of are the upload service's: one never completed is cancelled there (its hold released at once), one
+ * completed a moment ago is deleted here before its event arrives. When the upload service cannot answer, nothing is
+ * deleted (503), so a retry does it all.
+ */
+export async function deleteUploads(ctx: ResultsContext, caller: { userId: string; token: string }, ids: readonly string[]): Promise<DeleteUploadsResponse> {
+  const { userId } = caller;
+  const wanted = [...new Set(ids)];
+  const elsewhere = await unfinishedElsewhere(ctx, caller, wanted);
   const deleted = await ctx.db.transaction(async (trx) => {
-    const mine = await lockOwnedUploads(trx, userId, ids);
-    await deleteIn(trx, mine, true);
-    return mine.map((u) => u.id);
+    const mine = await lockOwnedUploads(trx, userId, wanted);
+    const arriving = await lockArriving(trx, userId, elsewhere.settled.filter((id) => !mine.some((u) => u.id === id)));
+    await deleteIn(trx, [...mine, ...arriving], true);
+    // Never completed, they reach nobody's list; their owner's link to them says they were deleted (410).
+    for (const id of elsewhere.cancelled) await rememberDeletedUpload(trx, id, userId);
+    return [...mine, ...arriving].map((u) => u.id);
   });
   await purgeNow(ctx, deleted);
-  if (deleted.length > 0) ctx.logger.info({ userId, uploads: deleted }, 'uploads deleted');
-  return { data: { deleted } };
+  const all = [...deleted, ...elsewhere.cancelled];
+  if (all.length > 0) ctx.logger.info({ userId, uploads: deleted, cancelledUnfinished: elsewhere.cancelled }, 'uploads deleted');
+  return { data: { deleted: all } };
 }
 
 /**

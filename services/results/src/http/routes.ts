@@ -42,9 +42,9 @@ export function resultsRoutes(ctx: ResultsContext): Router {
   });
 
   router.post('/deleteUploads', async (req, res) => {
-    const userId = await requireUserId(req);
+    const user = await requireUser(req);
     const body = parseBody(deleteUploadsRequestSchema, req.body);
-    res.json(await deleteUploads(ctx, userId, body.uploads));
+    res.json(await deleteUploads(ctx, { userId: user.userId, token: user.token }, body.uploads));
   });
 
   // A person's work in one view of an upload (issue 16); signed in only, the demo included.

@@ -170,6 +170,12 @@ export async function findUpload(db: Knex | Knex.Transaction, userId: string, id
   return row ? fromRow(row) : undefined;
 }
 
+/** Locks the user's uploads among `ids` (reserving ones excepted: their ids have not been handed out), in id order. */
+export async function lockUploadsAmong(trx: Knex.Transaction, userId: string, ids: readonly string[]): Promise<UploadRecord[]> {
+  const rows = (await trx<UploadRow>('uploads').where({ user_id: userId }).whereIn('id', [...new Set(ids)]).whereNot('status', 'reserving').orderBy('id').forUpdate()) as UploadRow[];
+  return rows.map(fromRow);
+}
+
 /** Settles an upload as uploaded, with the keys its objects were sealed at and their bytes. */
 export async function markUploaded(trx: Knex.Transaction, userId: string, id: string, completedAt: Date, sealed: { keys: string[]; bytes: number }): Promise<void> {
   await trx('uploads')
@@ -298,6 +304,9 @@ export async function lockOpenUploads(trx: Knex.Transaction, userId: string): Pr
   return trx('uploads').where({ user_id: userId }).whereIn('status', ['reserving', 'uploading']).orderBy('id').forUpdate().select('id', 'status');
 }
 
+/** What a deleted upload's row stops saying: its name, its files' names and its failure sentence (which may quote one). */
+const NAMES_ERASED = { name: '', file_names: null, failure_reason: null };
+
 /**
  * Forgets a deleted account's uploads: none counts towards the quota any more, and the rows keep ids, keys, sizes and
  * statuses but no names, file names or failure sentences (which may quote file names). Answers how many rows.
@@ -305,5 +314,11 @@ export async function lockOpenUploads(trx: Knex.Transaction, userId: string): Pr
 export async function forgetUploadsOf(trx: Knex.Transaction, userId: string, at: Date): Promise<number> {
   return trx('uploads')
     .where({ user_id: userId })
-    .update({ deleted_at: trx.raw('coalesce(deleted_at, ?)', [at]), name: '', file_names: null, failure_reason: null });
+    .update({ deleted_at: trx.raw('coalesce(deleted_at, ?)', [at]), ...NAMES_ERASED });
+}
+
+/** Erases the names of uploads results deleted; the rows keep ids, keys, sizes and statuses. */
+export async function eraseUploadNames(db: Knex | Knex.Transaction, userId: string, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  return db('uploads').where({ user_id: userId }).whereIn('id', ids).update(NAMES_ERASED);
 }

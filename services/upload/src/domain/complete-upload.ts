@@ -5,6 +5,7 @@ import type { UploadContext } from './context.js';
 import { SNIFF_BYTES, sniffMedia, type SniffedType } from './media-sniff.js';
 import { displayName, missingObject, removeObjects, sealObjects, type SealedObjects } from './sealed-objects.js';
 import { makeRoomFor, QUOTA_EXCEEDED, quotaFailureReason } from './storage-quota.js';
+import { DELETED_BEFORE_COMPLETION } from './delete-unfinished.js';
 import { parseUploadBody } from './validation.js';
 
 const INVALID_MEDIA = 'upload/invalid-media';
@@ -90,7 +91,7 @@ function completedEvent(upload: UploadRecord, sealedKeys: string[]): EventData<'
 
 function outcome(upload: UploadRecord): UploadCompleteResponse {
   if (upload.status === 'failed') {
-    const status = upload.failureCode === QUOTA_EXCEEDED ? 413 : 400;
+    const status = upload.failureCode === QUOTA_EXCEEDED ? 413 : upload.failureCode === DELETED_BEFORE_COMPLETION.code ? 410 : 400;
     throw new AppError(status, upload.failureCode ?? INVALID_MEDIA, upload.failureReason ?? 'This upload failed. Please start a new one.');
   }
   return { data: { uploadID: upload.id, status: 'uploaded' } };

@@ -1,6 +1,6 @@
-import { AppError, type Knex } from '@frametext/service-kit';
-import { formatBytes, type UploadRequest } from '@frametext/contracts';
-import { countedUploads, markDeleted, promisedBytes, storedBytes } from '../data/uploads-repo.js';
+import { AppError, forgetOutboxEvents, type Knex } from '@frametext/service-kit';
+import { formatBytes, type EventType, type UploadRequest } from '@frametext/contracts';
+import { countedUploads, eraseUploadNames, markDeleted, promisedBytes, storedBytes } from '../data/uploads-repo.js';
 import type { UploadContext } from './context.js';
 
 /*
@@ -11,6 +11,9 @@ import type { UploadContext } from './context.js';
  */
 
 export const QUOTA_EXCEEDED = 'upload/quota-exceeded';
+
+/** The events this service sends about one upload (`uploadId` in their data). */
+const SENT_ABOUT_AN_UPLOAD: EventType[] = ['upload.completed.v1', 'upload.failed.v1', 'upload.cancelled.v1'];
 
 /** The bytes a request says its files have, or 0 when it does not say (browser-cut frames, older clients). */
 export function declaredBytes(req: UploadRequest): number {
@@ -81,9 +84,14 @@ export async function makeRoomFor(ctx: Pick<UploadContext, 'db' | 'storage' | 'c
 }
 
 /**
- * An upload was deleted (by its owner or by retention) and its objects with it: it stops counting. The upload
- * service's side of `upload.deleted.v1`: a consumer of that event calls this with the event's data.
+ * An upload was deleted (by its owner or by retention) and its objects with it: it stops counting, its row loses its
+ * names, and the events this service sent about it (its name, its files' names) leave the outbox. The upload
+ * service's side of `upload.deleted.v1`: a consumer of that event calls this with the event's data. Answers whether
+ * it still counted.
  */
 export async function forgetDeletedUpload(ctx: Pick<UploadContext, 'db'>, deleted: { uploadId: string; userId: string }, now = new Date()): Promise<boolean> {
-  return (await markDeleted(ctx.db, deleted.userId, [deleted.uploadId], now)) > 0;
+  const counted = (await markDeleted(ctx.db, deleted.userId, [deleted.uploadId], now)) > 0;
+  await eraseUploadNames(ctx.db, deleted.userId, [deleted.uploadId]);
+  await forgetOutboxEvents(ctx.db, { type: SENT_ABOUT_AN_UPLOAD, field: 'uploadId', value: deleted.uploadId, publishedOnly: true });
+  return counted;
 }

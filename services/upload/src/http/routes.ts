@@ -1,8 +1,9 @@
 import { Router } from 'express';
 import { parseBody, requireUser, requireUserId, requireWorkload } from '@frametext/service-kit';
-import { uploadIdSchema } from '@frametext/contracts';
+import { deleteUnfinishedUploadsRequestSchema, uploadIdSchema } from '@frametext/contracts';
 import type { UploadContext } from '../domain/context.js';
 import { completeUpload } from '../domain/complete-upload.js';
+import { deleteUnfinishedUploads } from '../domain/delete-unfinished.js';
 import { logLocalUpload } from '../domain/log-local-upload.js';
 import { requestUpload } from '../domain/request-upload.js';
 import { settledUpload } from '../domain/settled-upload.js';
@@ -43,6 +44,14 @@ export function internalRoutes(ctx: UploadContext): Router {
     requireWorkload(req, 'upload', ['results']);
     const userId = await requireUserId(req);
     res.json(await settledUpload(ctx, userId, parseBody(uploadIdSchema, req.params.id, 'request/invalid-upload-id')));
+  });
+
+  // results' deleteUploads, for the ids it has no upload of: open uploads are cancelled here, settled ones named.
+  router.post('/deleted-uploads', async (req, res) => {
+    requireWorkload(req, 'upload', ['results']);
+    const userId = await requireUserId(req);
+    const body = parseBody(deleteUnfinishedUploadsRequestSchema, req.body);
+    res.json(await deleteUnfinishedUploads(ctx, userId, body.uploadIds));
   });
 
   return router;

@@ -1,10 +1,11 @@
-// The counting of personal API tokens' requests across gateway replicas (src/api-token-budget.ts): each replica
-// leases from one shared budget, here identity's bucket arithmetic in memory on a clock the test moves.
+// The counting of each person's requests (all their API tokens and browser sessions) across gateway replicas
+// (src/request-budget.ts): each replica leases from one shared budget, here identity's bucket arithmetic in memory on
+// a clock the test moves.
 import { describe, expect, it } from 'vitest';
 import { AppError, perMinute, takeFromBucket, type BucketState } from '@frametext/service-kit';
-import { ApiTokenBudget, type BudgetLease } from '../src/api-token-budget.js';
+import { RequestBudget, rateLimitedMessage, type BudgetLease } from '../src/request-budget.js';
 
-const TOKEN = '3f0c7a52-8a4e-4c1e-9a55-0d6b1b7f2c11';
+const PERSON = '3f0c7a52-8a4e-4c1e-9a55-0d6b1b7f2c11';
 const LEASE_MS = 5_000;
 
 class Clock {
@@ -14,7 +15,7 @@ class Clock {
   }
 }
 
-/** identity's side: one bucket per token, counted as identity counts it (takeFromBucket under the row's lock). */
+/** identity's side: one bucket per person, counted as identity counts it (takeFromBucket under the row's lock). */
 function sharedCount(clock: Clock) {
   const buckets = new Map<string, BucketState>();
   const calls: { take: number; giveBack: number }[] = [];
@@ -22,8 +23,8 @@ function sharedCount(clock: Clock) {
   const lease: BudgetLease = async (request) => {
     calls.push({ take: request.take, giveBack: request.giveBack });
     if (failure) throw failure;
-    const taken = takeFromBucket(buckets.get(request.tokenId), clock.now, perMinute(request.requestsPerMinute), request.take, request.giveBack);
-    buckets.set(request.tokenId, taken.state);
+    const taken = takeFromBucket(buckets.get(request.userId), clock.now, perMinute(request.requestsPerMinute), request.take, request.giveBack);
+    buckets.set(request.userId, taken.state);
     return { granted: taken.granted, retryAfterMs: taken.retryAfterMs };
   };
   return {
@@ -36,14 +37,14 @@ function sharedCount(clock: Clock) {
 }
 
 function replica(requestsPerMinute: number, clock: Clock, lease: BudgetLease, warnings: unknown[] = []) {
-  return new ApiTokenBudget({ requestsPerMinute, lease, leaseMs: LEASE_MS, retryIdentityMs: 5_000, logger: { warn: (o: unknown) => warnings.push(o) }, now: () => clock.now });
+  return new RequestBudget({ requestsPerMinute, lease, leaseMs: LEASE_MS, retryIdentityMs: 5_000, logger: { warn: (o: unknown) => warnings.push(o) }, now: () => clock.now });
 }
 
 /** Spends one request; its outcome as a status a client would see, and the Retry-After it would carry. */
-async function send(budget: ApiTokenBudget, token = TOKEN): Promise<{ status: number; retryAfter?: number; error?: AppError }> {
+async function send(budget: RequestBudget, person = PERSON): Promise<{ status: number; retryAfter?: number; error?: AppError }> {
   let retryAfter: number | undefined;
   try {
-    await budget.spend(token, (s) => (retryAfter = s));
+    await budget.spend(person, (s) => (retryAfter = s));
     return { status: 200 };
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
@@ -65,8 +66,9 @@ describe('one budget for every replica', () => {
     expect(refused.status).toBe(429);
     expect(refused.retryAfter).toBeGreaterThanOrEqual(1);
     expect(refused.retryAfter).toBeLessThanOrEqual(6);
-    expect(refused.error).toMatchObject({ code: 'auth/api-token-rate-limited' });
-    expect(refused.error!.message).toMatch(/^This API token made more than 10 requests in a minute\. Wait \d s and try again\.$/);
+    expect(refused.error).toMatchObject({ code: 'gateway/rate-limited', details: { retryAfterSeconds: refused.retryAfter } });
+    expect(refused.error!.message).toBe(rateLimitedMessage(10, refused.retryAfter!));
+    expect(refused.error!.message).toMatch(/^Your account made more than 10 requests in a minute \(your API tokens and browser sessions count together\)\. Try again in \d s\.$/);
 
     // One request refills every 6 s; a minute refills all ten.
     clock.advance(6_000);
@@ -78,13 +80,13 @@ describe('one budget for every replica', () => {
     expect(after.filter((s) => s === 200)).toHaveLength(10);
   });
 
-  it('each token has its own budget', async () => {
+  it('each person has their own budget', async () => {
     const clock = new Clock();
     const identity = sharedCount(clock);
     const gateway = replica(3, clock, identity.lease);
     for (let i = 0; i < 3; i++) expect((await send(gateway)).status).toBe(200);
     expect((await send(gateway)).status).toBe(429);
-    expect((await send(gateway, 'another-token')).status).toBe(200);
+    expect((await send(gateway, 'another-person')).status).toBe(200);
   });
 
   it('a burst of concurrent requests at a replica that holds nothing yet gets exactly the budget', async () => {
@@ -194,13 +196,13 @@ describe('when identity cannot count', () => {
     expect((await send(gateway)).status).toBe(429);
   });
 
-  it('a token identity says is revoked is refused with its 401', async () => {
+  it('identity refusing the gateway itself (a workload token it does not accept) fails open too: no 4xx reaches the client', async () => {
     const clock = new Clock();
     const identity = sharedCount(clock);
-    const gateway = replica(10, clock, identity.lease);
-    identity.failWith(new AppError(401, 'auth/api-token-invalid', 'This API token was revoked or does not exist.'));
-    const outcome = await send(gateway);
-    expect(outcome.status).toBe(401);
-    expect(outcome.error!.code).toBe('auth/api-token-invalid');
+    const warnings: unknown[] = [];
+    const gateway = replica(10, clock, identity.lease, warnings);
+    identity.failWith(new AppError(401, 'auth/workload-refused', 'This caller may not call identity.'));
+    expect((await send(gateway)).status).toBe(200);
+    expect(warnings).toHaveLength(1);
   });
 });

@@ -1,10 +1,11 @@
-// The real gateway in front of an identity that cannot count a token's budget (slow, or restarting): requests within
+// The real gateway in front of an identity that cannot count a person's budget (slow, or restarting): requests within
 // the budget still go through, and past it the client gets the usual 429, never a 5xx (docs/security.md, fail open).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { UPSTREAM_SERVICES, type UpstreamService } from '../src/config.js';
+import { rateLimitedMessage } from '../src/request-budget.js';
 import { gatewaySettings, startGateway } from './start-gateway.js';
 import { FakeService, json, makeKey, signToken, startJwks, type TokenClaims } from './support.js';
 
@@ -26,7 +27,7 @@ beforeAll(async () => {
       const claims = { sub: 'user-7', sid: tokenId, scope: 'read' } as TokenClaims;
       return json(res, 200, { accessToken: signToken(key, claims), expiresIn: 120, tokenId, userId: '0b5f6f7e-3c1a-4d2b-9e8f-1a2b3c4d5e6f', scope: 'read' });
     }
-    if (req.url === '/internal/api-tokens/budget') {
+    if (req.url === '/internal/request-budget') {
       budgetCalls++;
       if (budgetAnswer === 'restarting') return json(res, 503, { error: { code: 'service/unavailable', message: 'starting' } });
       setTimeout(() => json(res, 200, { granted: 100, retryAfterMs: 0 }), 1_500);
@@ -38,7 +39,7 @@ beforeAll(async () => {
 
 /** A fresh replica (it remembers for a while that identity could not count). */
 const startReplica = () =>
-  startGateway(gatewaySettings({ upstream, identity: jwks, dir: tmp }, { API_TOKEN_REQUESTS_PER_MINUTE: '3', API_TOKEN_BUDGET_TIMEOUT_MS: '200' }));
+  startGateway(gatewaySettings({ upstream, identity: jwks, dir: tmp }, { REQUESTS_PER_MINUTE_PER_PERSON: '3', REQUEST_BUDGET_TIMEOUT_MS: '200' }));
 
 afterAll(async () => {
   for (const s of Object.values(upstream)) await s.stop();
@@ -66,14 +67,14 @@ it.each(['late', 'restarting'] as const)('identity %s: the budget is counted by 
   const token = tokenNumbered(mode === 'late' ? 1 : 2);
   const first = await read(base, token);
   expect(first.status).toBe(200);
-  // It waited at most API_TOKEN_BUDGET_TIMEOUT_MS for identity, not the 1.5 s identity took.
+  // It waited at most REQUEST_BUDGET_TIMEOUT_MS for identity, not the 1.5 s identity took.
   expect(first.ms).toBeLessThan(1_200);
   expect((await read(base, token)).status).toBe(200);
   expect((await read(base, token)).status).toBe(200);
   const refused = await read(base, token);
   expect(refused.status).toBe(429);
   expect(refused.retryAfter).toMatch(/^\d+$/);
-  expect(refused.body.error).toEqual(expect.objectContaining({ code: 'auth/api-token-rate-limited', message: `This API token made more than 3 requests in a minute. Wait ${refused.retryAfter} s and try again.` }));
+  expect(refused.body.error).toEqual(expect.objectContaining({ code: 'gateway/rate-limited', message: rateLimitedMessage(3, Number(refused.retryAfter)) }));
   // While identity cannot count, the replica does not ask it again on every request.
   expect(budgetCalls).toBe(1);
   await server.close();
