@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { webhookEventSchema } from '@frametext/contracts';
 import { TEST_DATABASE_URL } from '@frametext/service-kit/testing';
+import { claimDueDeliveries, insertDelivery } from '../src/data/webhooks.js';
 import { deliverDueWebhooks } from '../src/domain/webhooks.js';
 import { completed, extracted } from './fixtures.js';
 import { startResults, type TestResults } from './helpers.js';
@@ -105,6 +106,19 @@ describe('registering a webhook', () => {
 });
 
 describe('delivering events', () => {
+  it("takes people's deliveries in turns: one person's backlog does not hold another's delivery behind it", async () => {
+    const busy = await register(newUser(), 'http://127.0.0.1:9/busy');
+    const quiet = await register(newUser(), 'http://127.0.0.1:9/quiet');
+    const due = new Date(Date.now() - 60_000);
+    for (let i = 0; i < 30; i++) await insertDelivery(results.ctx.db, { id: crypto.randomUUID(), webhook_id: busy.webhook.id, event_id: crypto.randomUUID(), event_type: 'webhook.test', payload: '{}' });
+    // The quiet person's delivery came due last of all.
+    await insertDelivery(results.ctx.db, { id: crypto.randomUUID(), webhook_id: quiet.webhook.id, event_id: crypto.randomUUID(), event_type: 'webhook.test', payload: '{}' });
+    await results.db('webhook_deliveries').whereIn('webhook_id', [busy.webhook.id]).update({ next_attempt_at: due });
+    const claimed = await claimDueDeliveries(results.ctx.db, new Date(), new Date(Date.now() + 3_600_000), 5);
+    expect(claimed).toHaveLength(5);
+    expect(claimed.filter((d) => d.webhook_id === quiet.webhook.id)).toHaveLength(1);
+  });
+
   it('POSTs a test event signed with the secret, and lists the answer', async () => {
     const receiver = await startReceiver(() => ({ status: 200, body: 'thanks' }));
     try {

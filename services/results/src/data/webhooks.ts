@@ -89,14 +89,19 @@ export async function recentDeliveriesOf(db: Knex, userId: string, limit: number
  * Claims up to `limit` deliveries due at `now` for one attempt each: counts the attempt and moves their next attempt
  * to `leaseUntil`, so no other replica takes them meanwhile, and so that a process that dies mid-attempt leaves them
  * due again once the lease ends (they go out again, with the same event id). SKIP LOCKED: replicas claim different rows.
+ * People take turns: each person's longest-due delivery first, then each one's second, so one person's backlog (or a
+ * slow receiver of theirs) cannot hold everyone else's deliveries behind it.
  */
 export async function claimDueDeliveries(db: Knex, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
   const result = await db.raw<{ rows: ClaimedDelivery[] }>(
-    `with due as (
-       select id from webhook_deliveries
-        where status = 'pending' and next_attempt_at <= ?
-        order by next_attempt_at
-        limit ? for update skip locked
+    `with turns as (
+       select d.id, d.next_attempt_at, row_number() over (partition by w.user_id order by d.next_attempt_at, d.id) as turn
+         from webhook_deliveries d join webhooks w on w.id = d.webhook_id
+        where d.status = 'pending' and d.next_attempt_at <= ?
+     ), due as (
+       select d.id from webhook_deliveries d join turns t on t.id = d.id
+        order by t.turn, t.next_attempt_at
+        limit ? for update of d skip locked
      ), claimed as (
        update webhook_deliveries d
           set attempts = d.attempts + 1, next_attempt_at = ?, last_attempt_at = ?
