@@ -50,7 +50,7 @@ export const configSchema = serviceConfig({
   OCR_READ_MAX_PIXELS: z.coerce.number().int().min(100_000).default(16_000_000),
   /**
    * CPU time (ms) one frame's Tesseract reads may use in all. A frame that reaches it is stopped and completes without
-   * the text of the read that was stopped, and is charged: it was read to its limit (docs/operations.md).
+   * text, and is charged: it was read to its limit (docs/operations.md).
    */
   OCR_FRAME_CPU_BUDGET_MS: z.coerce.number().int().min(100).default(20_000),
 }).transform((c) => ({ ...c, BUS_PREFETCH: c.BUS_PREFETCH ?? c.OCR_CONCURRENCY * FRAMES_IN_HAND_PER_LANE }));
