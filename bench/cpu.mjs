@@ -1,7 +1,8 @@
 // Where one upload's CPU goes, process by process (`npm run bench -- cpu [charger|telemetry]`): the product on a stack
 // of its own reads a 60-second generated video at one frame a second, once to warm up, then `runs` times measured. Each process's CPU is
 // read from /proc before and after (utime + stime; processes told apart by pid and start time) and put under the
-// service it descends from; the Tesseract processes stay up, so they count by their own figures. Linux only.
+// service it descends from, a service's main thread apart from its other threads; the Tesseract processes stay up,
+// so they count by their own figures. Linux only.
 import { readdirSync, readFileSync } from 'node:fs';
 import { makeChargerVideo, makeTelemetryVideo } from '../packages/sample-media/dist/index.js';
 
@@ -23,9 +24,20 @@ function processes() {
     }
     const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    all.set(`${pid}:${f[19]}`, { pid: Number(pid), ppid: Number(f[1]), name, own: (Number(f[11]) + Number(f[12])) / TICKS_PER_SECOND, children: (Number(f[13]) + Number(f[14])) / TICKS_PER_SECOND });
+    all.set(`${pid}:${f[19]}`, { pid: Number(pid), ppid: Number(f[1]), name, own: (Number(f[11]) + Number(f[12])) / TICKS_PER_SECOND, children: (Number(f[13]) + Number(f[14])) / TICKS_PER_SECOND, mainThread: name === 'node' ? threadSeconds(pid) : undefined });
   }
   return all;
+}
+
+/** CPU seconds of a process's main thread (the task whose id is the process's). */
+function threadSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Share of the machine's time spent busy between two readings of /proc/stat. */
@@ -59,6 +71,13 @@ export function benchCpu({ runs = 2, media = 'charger' } = {}) {
       };
       for (const [key, p] of after) {
         const was = before.get(key);
+        // A service's own threads apart: its main thread, and the rest (V8's garbage collector helpers, libuv's pool).
+        if (services.has(p.pid) && p.mainThread !== undefined) {
+          add(`${services.get(p.pid)}: main thread`, p.mainThread - (was?.mainThread ?? 0));
+          add(`${services.get(p.pid)}: other threads`, p.own - p.mainThread - ((was?.own ?? 0) - (was?.mainThread ?? 0)));
+          add(`${services.get(p.pid)}: children that ended`, p.children - (was?.children ?? 0));
+          continue;
+        }
         const service = serviceOf(p.pid);
         const name = p.pid === process.pid ? 'this bench (its status polls)' : service === null ? p.name : services.get(p.pid) === service ? service : `${service}: ${p.name}`;
         add(name, p.own - (was?.own ?? 0));

@@ -70,6 +70,13 @@ function prettyLine(service, line) {
 }
 
 /** Restart backoff: 1 s after a crash, doubling up to 30 s; a process that ran a minute starts again from 1 s. */
+/**
+ * How each service's Node runs (deploy/Dockerfile's CMD says the same): V8's garbage collector on the service's own
+ * thread. Its helper threads took more CPU than they saved the main thread on machines whose cores the OCR already
+ * keeps busy (docs/benchmarks.md). SERVICE_NODE_FLAGS adds flags to every service (`--cpu-prof` to profile them).
+ */
+const NODE_FLAGS = ['--enable-source-maps', '--single-threaded-gc', ...(process.env.SERVICE_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [])];
+
 const RESTART_MIN_MS = 1_000;
 const RESTART_MAX_MS = 30_000;
 const STABLE_AFTER_MS = 60_000;
@@ -102,7 +109,7 @@ export function startServices({ env = {}, quiet = false } = {}) {
     const logFile = path.join(logsDir, `${name}.log`);
     const entry = path.join(ROOT, 'services', service, 'dist', 'main.js');
     const env = { ...baseEnv, ...extraEnv };
-    const child = spawn(process.execPath, ['--enable-source-maps', entry], { cwd: path.join(ROOT, 'services', service), env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...NODE_FLAGS, entry], { cwd: path.join(ROOT, 'services', service), env, stdio: ['ignore', 'pipe', 'pipe'] });
     const file = createWriteStream(logFile, { flags: 'a', mode: 0o600 });
     const started = Date.now();
     let lastError;

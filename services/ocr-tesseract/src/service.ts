@@ -1,4 +1,4 @@
-import { cancelledUploadsMigration, stopIfCancelled, type Logger, type ServiceDefinition } from '@frametext/service-kit';
+import { cancellationLookout, cancelledUploadsMigration, type Logger, type ServiceDefinition } from '@frametext/service-kit';
 import { tesseractEnv, type Config } from './config.js';
 import type { RecognizeOptions } from './domain/recognize.js';
 import { UploadReader } from './domain/upload-reader.js';
@@ -76,6 +76,7 @@ export function ocrTesseractService(config: Config, opts: OcrServiceOptions = {}
         if (language !== null && lang === tesseract.lang) logger.debug({ language, lang }, 'no Tesseract model of its own for this language here: reading with the default');
         return lang;
       };
+      const stopIfCancelled = cancellationLookout(db);
       return ocrConsumers(
         {
           readFrame: (key) => storage.getBuffer(key),
@@ -85,8 +86,8 @@ export function ocrTesseractService(config: Config, opts: OcrServiceOptions = {}
               mediaContent: request.mediaContent,
               originalLanguage: request.originalLanguage,
               model: modelFor(request.originalLanguage),
-              // Each read waits for a lane; a deleted upload's frame stops when its turn comes.
-              beforeRead: () => stopIfCancelled(db, request.uploadId),
+              // Each read waits for a lane; a deleted upload's frame stops when its turn comes (within a second).
+              beforeRead: () => stopIfCancelled(request.uploadId),
             }),
         },
         config.BUS_MAX_ATTEMPTS,

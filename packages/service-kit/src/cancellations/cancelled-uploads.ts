@@ -57,6 +57,29 @@ export async function stopIfCancelled(db: Knex | Knex.Transaction, uploadId: str
 }
 
 /**
+ * stopIfCancelled for a look taken often (before each Tesseract read of each frame): an answer that the upload goes on
+ * holds for `freshMs`, so a deletion stops the work within that time and a Tesseract process does not sit idle on a
+ * query before every image. What is published is still decided in the publishing transaction (cancelledBeforeCommit).
+ * Remembers the last `max` uploads; a failed look (the database unreachable) is not remembered.
+ */
+export function cancellationLookout(db: Knex, freshMs = 1000, max = 256): (uploadId: string) => Promise<void> {
+  const looks = new Map<string, { at: number; look: Promise<void> }>();
+  return (uploadId) => {
+    const now = Date.now();
+    const last = looks.get(uploadId);
+    if (last && now - last.at < freshMs) return last.look;
+    const look = stopIfCancelled(db, uploadId);
+    looks.delete(uploadId);
+    looks.set(uploadId, { at: now, look });
+    if (looks.size > max) looks.delete(looks.keys().next().value!);
+    look.catch((err: unknown) => {
+      if (!(err instanceof UploadCancelledError) && looks.get(uploadId)?.look === look) looks.delete(uploadId);
+    });
+    return look;
+  };
+}
+
+/**
  * The look to take in the transaction that would publish the upload's work (an OCR request, a frame's text): it waits
  * for a cancellation being recorded right now, so once a cancellation is visible, nothing more of the upload is
  * published.
