@@ -14,7 +14,7 @@ export * from './bus/migrations.js';
 export * from './bus/bus.js';
 export * from './bus/engine-availability.js';
 export * from './bus/pruning.js';
-export * from './jobs/periodic-job.js';
+export * from './jobs/scheduled-jobs.js';
 export * from './cancellations/cancelled-uploads.js';
 export * from './storage/types.js';
 export * from './storage/index.js';

@@ -10,7 +10,7 @@ import { createLogger, type Logger } from './logging/logger.js';
 import { createHttpApp, finishHttpApp, listen, type ReadinessCheck, type RunningServer } from './http/app.js';
 import { busMigrations } from './bus/migrations.js';
 import { messageRetention, pruneDeliveredMessages } from './bus/pruning.js';
-import { startPeriodicJob } from './jobs/periodic-job.js';
+import { JobScheduler, type JobHandle, type ScheduledJob } from './jobs/scheduled-jobs.js';
 import { assertConsumers, createBus } from './bus/bus.js';
 import type { Bus, Consumer } from './bus/types.js';
 import { createStorage } from './storage/index.js';
@@ -34,6 +34,8 @@ export interface ServiceDeps<C extends BaseConfig> {
   metrics: ServiceMetrics;
   /** The service's tracer, for spans of its own inside the request or message spans the kit opens. */
   tracer: Tracer;
+  /** Runs work again and again (JobScheduler: no overlap, logged and measured, awaited on stop). */
+  schedule(job: ScheduledJob): JobHandle;
 }
 
 export interface ServiceDefinition<C extends BaseConfig & { PORT: number }> {
@@ -109,7 +111,8 @@ export async function startService<C extends BaseConfig & { PORT: number }>(def:
 
   const http = createHttpApp({ name: def.name, logger, bodyLimit: config.HTTP_BODY_LIMIT, rawBodyPaths: def.rawBodyPaths, metrics, tracer });
   const auth: ServiceAuth = { workloads: new WorkloadCredentials(config.SERVICE_TOKEN_SECRET, def.role ?? def.name) };
-  const deps: ServiceDeps<C> = { config, logger, db, bus, storage, app: http.app, auth, metrics, tracer };
+  const jobs = new JobScheduler(logger, metrics);
+  const deps: ServiceDeps<C> = { config, logger, db, bus, storage, app: http.app, auth, metrics, tracer, schedule: (job) => jobs.schedule(job) };
   const revoked = def.authenticatesUsers ? revokedSessionsFor(def, deps) : undefined;
   if (def.authenticatesUsers) auth.users = createAccessTokenVerifier(accessTokenSettings(config), revoked);
   attachAuth(http.app, auth);
@@ -141,6 +144,7 @@ export async function startService<C extends BaseConfig & { PORT: number }>(def:
   } catch (err) {
     await server?.close();
     await bus.close();
+    await jobs.stop();
     await db.destroy();
     await tracing.shutdown();
     throw err;
@@ -148,7 +152,7 @@ export async function startService<C extends BaseConfig & { PORT: number }>(def:
   const api = server;
   revoked?.start();
   // Sent events and old inbox entries go (bus/pruning.ts); every replica prunes, SKIP LOCKED shares the rows.
-  const pruning = startPeriodicJob('outbox and inbox pruning', config.MESSAGE_PRUNE_INTERVAL_MS, () => pruneDeliveredMessages(db, messageRetention(config)), logger);
+  jobs.schedule({ name: 'outbox and inbox pruning', everyMs: config.MESSAGE_PRUNE_INTERVAL_MS, run: () => pruneDeliveredMessages(db, messageRetention(config)) });
   logger.info({ host: config.HOST, port: api.port, metricsPort: metricsServer?.port, schema }, `${def.name} ready`);
 
   let stopping: Promise<void> | undefined;
@@ -158,8 +162,8 @@ export async function startService<C extends BaseConfig & { PORT: number }>(def:
       await api.close();
       await metricsServer?.close();
       await revoked?.stop();
-      await pruning.stop();
       await bus.close();
+      await jobs.stop();
       if (stopHook) await stopHook();
       await db.destroy();
       await tracing.shutdown().catch((err: unknown) => logger.warn({ err }, 'could not send the last spans'));

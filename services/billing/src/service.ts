@@ -41,7 +41,7 @@ export function billingService(config: BillingConfig, opts: BillingServiceOption
     authenticatesUsers: true,
     consumes: CONSUMED_EVENTS,
     consumers: ({ db, logger, bus }) => billingConsumers({ config, db, logger, payments, engines: enginesOf(bus) }),
-    setup({ app, db, logger, bus }) {
+    setup({ app, db, logger, bus, schedule }) {
       const ctx: BillingContext = { config, db, logger, payments, engines: enginesOf(bus) };
       app.use('/api', publicRoutes(ctx));
       app.use('/api', paymentRoutes(ctx));
@@ -49,12 +49,7 @@ export function billingService(config: BillingConfig, opts: BillingServiceOption
       app.use('/internal', internalRoutes(ctx));
       logger.info({ payments: payments?.name ?? 'off' }, PAYMENTS_LOG[payments?.name ?? 'off']);
       opts.onContext?.(ctx);
-
-      const timer = setInterval(() => {
-        releaseAbandonedReservations(ctx).catch((err: unknown) => logger.error({ err }, 'reservation sweep failed'));
-      }, config.RESERVATION_SWEEP_INTERVAL_MS);
-      timer.unref();
-      return async () => clearInterval(timer);
+      schedule({ name: 'reservation sweep', everyMs: config.RESERVATION_SWEEP_INTERVAL_MS, run: () => releaseAbandonedReservations(ctx) });
     },
   };
 }

@@ -5,7 +5,7 @@ import { identityMigrations } from './data/migrations.js';
 import { mailboxMailer, smtpMailer } from './data/mailer.js';
 import { OidcClient } from './data/oidc-client.js';
 import type { IdentityContext } from './domain/context.js';
-import { kickMailDelivery, MAIL_DELIVERY_INTERVAL_MS } from './domain/mail-delivery.js';
+import { MAIL_DELIVERY_INTERVAL_MS, mailDeliveryRound } from './domain/mail-delivery.js';
 import { runMaintenance } from './domain/maintenance.js';
 import { SigningKeys } from './domain/signing-keys.js';
 import { apiTokenExchangeRoutes, apiTokenRoutes } from './http/api-token-routes.js';
@@ -31,7 +31,7 @@ export function identityService(config: IdentityConfig, opts: IdentityServiceOpt
     migrations: identityMigrations,
     usesStorage: false,
     logger: opts.logger,
-    async setup({ app, db, logger }) {
+    async setup({ app, db, logger, schedule }) {
       const ctx: IdentityContext = {
         config,
         db,
@@ -64,18 +64,9 @@ export function identityService(config: IdentityConfig, opts: IdentityServiceOpt
       app.use('/internal/request-budget', requestBudgetRoutes(ctx));
       app.use('/internal', internalRoutes(ctx));
       opts.onContext?.(ctx);
-
-      const timer = setInterval(() => {
-        runMaintenance(ctx).catch((err: unknown) => logger.error({ err }, 'identity maintenance failed'));
-      }, config.JWT_KEY_CHECK_INTERVAL_MS);
-      timer.unref();
-      kickMailDelivery(ctx);
-      const mailTimer = setInterval(() => kickMailDelivery(ctx), MAIL_DELIVERY_INTERVAL_MS);
-      mailTimer.unref();
-      return async () => {
-        clearInterval(timer);
-        clearInterval(mailTimer);
-      };
+      schedule({ name: 'identity maintenance', everyMs: config.JWT_KEY_CHECK_INTERVAL_MS, run: () => runMaintenance(ctx) });
+      // New mail kicks a round at once (kickMailDelivery); this picks up what is due again after a failed try.
+      schedule({ name: 'mail delivery', everyMs: MAIL_DELIVERY_INTERVAL_MS, atStart: true, run: () => mailDeliveryRound(ctx) });
     },
   };
 }

@@ -55,31 +55,11 @@ export function resultsService(config: ResultsConfig, opts: ResultsServiceOption
       opts.onContext?.(c);
       registerUploadGauges(deps.metrics, c.db);
 
-      // Each job runs on every replica (they lock with SKIP LOCKED); a run still going when the next is due is skipped.
-      const running = new Set<Promise<unknown>>();
-      const every = (ms: number, name: string, job: () => Promise<unknown>) => {
-        let current: Promise<unknown> | undefined;
-        const run = () => {
-          if (current) return;
-          current = job()
-            .catch((err: unknown) => c.logger.error({ err }, `${name} failed`))
-            .finally(() => {
-              running.delete(current!);
-              current = undefined;
-            });
-          running.add(current);
-        };
-        const timer = setInterval(run, ms);
-        timer.unref();
-        return { run, timer };
-      };
-      const jobs = [
-        every(config.RETENTION_INTERVAL_MS, 'retention job', () => Promise.all([runRetention(c), forgetOldDeliveries(c)])),
-        every(config.PURGE_INTERVAL_MS, 'purge job', () => purgeStoredFiles(c)),
-        every(config.WATCHDOG_INTERVAL_MS, 'watchdog', () => failStalledUploads(c)),
-        every(config.WEBHOOK_INTERVAL_MS, 'webhook delivery', () => deliverDueWebhooks(c)),
-      ];
-      jobs[0]!.run();
+      // Each job runs on every replica (they lock with SKIP LOCKED).
+      deps.schedule({ name: 'retention job', everyMs: config.RETENTION_INTERVAL_MS, atStart: true, run: () => Promise.all([runRetention(c), forgetOldDeliveries(c)]) });
+      deps.schedule({ name: 'purge job', everyMs: config.PURGE_INTERVAL_MS, run: () => purgeStoredFiles(c) });
+      deps.schedule({ name: 'watchdog', everyMs: config.WATCHDOG_INTERVAL_MS, run: () => failStalledUploads(c) });
+      deps.schedule({ name: 'webhook delivery', everyMs: config.WEBHOOK_INTERVAL_MS, run: () => deliverDueWebhooks(c) });
 
       // Not awaited: readiness does not wait for ffmpeg.
       const seeding = config.DEMO_SEED
@@ -88,8 +68,7 @@ export function resultsService(config: ResultsConfig, opts: ResultsServiceOption
           })
         : Promise.resolve();
       return async () => {
-        for (const job of jobs) clearInterval(job.timer);
-        await Promise.all([seeding, ...running]);
+        await seeding;
       };
     },
   };

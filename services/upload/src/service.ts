@@ -38,7 +38,7 @@ export function uploadService(config: Config, opts: UploadServiceOptions = {}): 
     },
     logger: opts.logger,
     authenticatesUsers: true,
-    setup({ app, db, storage, logger, auth, bus }) {
+    setup({ app, db, storage, logger, auth, bus, schedule }) {
       if (!storage) throw new Error('the upload service needs object storage');
       const ctx: UploadContext = {
         config,
@@ -52,21 +52,9 @@ export function uploadService(config: Config, opts: UploadServiceOptions = {}): 
       app.use('/internal', internalRoutes(ctx));
       opts.onContext?.(ctx);
 
-      const timers = [
-        setInterval(() => {
-          failAbandonedUploads(ctx).catch((err: unknown) => logger.error({ err }, 'abandoned-upload sweep failed'));
-        }, config.ABANDONED_SWEEP_INTERVAL_MS),
-        setInterval(() => {
-          cancelUnfinishedStarts(ctx).catch((err: unknown) => logger.error({ err }, 'unfinished-start sweep failed'));
-        }, config.UNFINISHED_START_SWEEP_INTERVAL_MS),
-        setInterval(() => {
-          sweepOriginals(ctx).catch((err: unknown) => logger.error({ err }, 'sweep of presigned keys failed'));
-        }, config.UNSEALED_SWEEP_INTERVAL_MS),
-      ];
-      for (const timer of timers) timer.unref();
-      return async () => {
-        for (const timer of timers) clearInterval(timer);
-      };
+      schedule({ name: 'abandoned-upload sweep', everyMs: config.ABANDONED_SWEEP_INTERVAL_MS, run: () => failAbandonedUploads(ctx) });
+      schedule({ name: 'unfinished-start sweep', everyMs: config.UNFINISHED_START_SWEEP_INTERVAL_MS, run: () => cancelUnfinishedStarts(ctx) });
+      schedule({ name: 'sweep of presigned keys', everyMs: config.UNSEALED_SWEEP_INTERVAL_MS, run: () => sweepOriginals(ctx) });
     },
   };
 }

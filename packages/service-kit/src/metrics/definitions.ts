@@ -19,6 +19,8 @@ export const METRIC_NAMES = {
   uploadStageDuration: 'frametext_upload_stage_seconds',
   uploadsInProgress: 'frametext_uploads_in_progress',
   oldestProgressAge: 'frametext_upload_oldest_progress_age_seconds',
+  jobRuns: 'frametext_job_runs_total',
+  jobDuration: 'frametext_job_seconds',
 } as const;
 
 /** What happened to a consumed message. */
@@ -32,6 +34,9 @@ export interface ServiceMetrics {
   ocrFrameDuration: Histogram<'engine'>;
   framesRead: Counter<'engine' | 'outcome'>;
   uploadStageDuration: Histogram<'stage' | 'engine'>;
+  /** Runs of the service's scheduled jobs (JobScheduler), by outcome (done, failed), and their time. */
+  jobRuns: Counter<'job' | 'outcome'>;
+  jobDuration: Histogram<'job'>;
   /** Gauges whose value is read when Prometheus scrapes (backlogs, queue depth, pool use): registered by the kit. */
   gauge(name: string, help: string, labelNames: string[], collect: (set: (labels: Record<string, string>, value: number) => void) => Promise<void> | void): void;
 }
@@ -68,6 +73,8 @@ export function createServiceMetrics(service: string): ServiceMetrics {
       buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600],
       registers,
     }),
+    jobRuns: new Counter({ name: METRIC_NAMES.jobRuns, help: 'Runs of a scheduled job (sweeps, pruning, deliveries), by outcome', labelNames: ['job', 'outcome'], registers }),
+    jobDuration: new Histogram({ name: METRIC_NAMES.jobDuration, help: 'Time one run of a scheduled job took', labelNames: ['job'], buckets: [0.01, 0.05, 0.25, 1, 5, 30, 120], registers }),
     gauge(name, help, labelNames, collect) {
       new Gauge({
         name,

@@ -64,3 +64,9 @@ export function kickMailDelivery(ctx: IdentityContext): void {
 
 /** How often each replica looks for queued mail that is due (new mail is sent at once; this catches retries). */
 export const MAIL_DELIVERY_INTERVAL_MS = 15_000;
+
+/** Kicks a delivery round and answers once the round in progress (this one or the one it joined) has ended. */
+export async function mailDeliveryRound(ctx: IdentityContext): Promise<void> {
+  kickMailDelivery(ctx);
+  await rounds.get(ctx);
+}
