@@ -20,6 +20,7 @@ import { registerServiceGauges } from './metrics/collectors.js';
 import { createServiceMetrics, type ServiceMetrics } from './metrics/definitions.js';
 import { metricsPort, serveMetrics, type MetricsServer } from './metrics/server.js';
 import { startTracing } from './tracing/tracing.js';
+import { errorText } from './errors/index.js';
 
 export interface ServiceDeps<C extends BaseConfig> {
   config: C;
@@ -187,7 +188,7 @@ export async function runMain<C extends BaseConfig & { PORT: number }>(def: Serv
   try {
     running = await startService({ ...def, logger });
   } catch (err) {
-    logger.fatal({ err }, `${def.name} failed to start: ${err instanceof Error ? err.message : String(err)}`);
+    logger.fatal({ err }, `${def.name} failed to start: ${errorText(err)}`);
     process.exit(1);
   }
   const shutdown = (signal: string) => {

@@ -1,4 +1,4 @@
-import { AppError, traceHeaders, type WorkloadCredentials } from '@frametext/service-kit';
+import { AppError, errorText, traceHeaders, type WorkloadCredentials } from '@frametext/service-kit';
 
 /** identity did not answer (down, slow, or an answer that is not one): not a verdict on anything the client sent. */
 export class IdentityUnavailableError extends Error {}
@@ -18,7 +18,7 @@ export async function postToIdentity<T>(url: string, payload: unknown, opts: { c
       signal: AbortSignal.timeout(opts.timeoutMs),
     });
   } catch (err) {
-    throw new IdentityUnavailableError(`${url}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new IdentityUnavailableError(`${url}: ${errorText(err)}`, { cause: err });
   }
   const body: unknown = await res.json().catch(() => undefined);
   if (res.ok) return opts.parse(body);

@@ -1,4 +1,4 @@
-import { createLogger, listen, loadConfigOrExit, metricsPort, serveMetrics, serverTimeouts } from '@frametext/service-kit';
+import { createLogger, errorText, listen, loadConfigOrExit, metricsPort, serveMetrics, serverTimeouts } from '@frametext/service-kit';
 import { gatewayConfigSchema } from './config.js';
 import { createGateway } from './app.js';
 
@@ -44,6 +44,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  logger.fatal({ err }, `gateway failed to start: ${err instanceof Error ? err.message : String(err)}`);
+  logger.fatal({ err }, `gateway failed to start: ${errorText(err)}`);
   process.exit(1);
 });

@@ -1,4 +1,4 @@
-import type { Logger, RunningService, ServiceDefinition, ServiceDeps } from '@frametext/service-kit';
+import { errorText, type Logger, type RunningService, type ServiceDefinition, type ServiceDeps } from '@frametext/service-kit';
 import type { ResultsConfig } from './config.js';
 import { resultsMigrations } from './data/migrations.js';
 import type { ResultsContext } from './domain/context.js';
@@ -64,7 +64,7 @@ export function resultsService(config: ResultsConfig, opts: ResultsServiceOption
       // Not awaited: readiness does not wait for ffmpeg.
       const seeding = config.DEMO_SEED
         ? seedDemo(c, opts.makeDemoVideo ?? makeChargerDemoVideo).catch((err: unknown) => {
-            c.logger.error({ err }, `demo upload not seeded: ${err instanceof Error ? err.message : String(err)}`);
+            c.logger.error({ err }, `demo upload not seeded: ${errorText(err)}`);
           })
         : Promise.resolve();
       return async () => {

@@ -2,6 +2,7 @@ import { revocationsResponseSchema } from '@frametext/contracts';
 import type { Logger } from '../logging/logger.js';
 import type { WorkloadCredentials } from './workload.js';
 import { unsampledTraceHeaders } from '../tracing/tracing.js';
+import { errorText } from '../errors/index.js';
 
 /** identity's route that lists the sessions ended (log-out, password reset) while their access tokens may still live. */
 export const REVOCATIONS_PATH = '/internal/revocations';
@@ -78,7 +79,7 @@ export class RevokedSessions {
       this.failures += 1;
       // Once a minute at most (at the default interval), so an identity outage does not flood the log.
       if (this.failures === 1 || this.failures % 30 === 0) {
-        this.logger.warn({ err: err instanceof Error ? err.message : String(err), failures: this.failures }, 'revocation feed not reachable; keeping the last list');
+        this.logger.warn({ err: errorText(err), failures: this.failures }, 'revocation feed not reachable; keeping the last list');
       }
     }
   }

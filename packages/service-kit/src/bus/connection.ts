@@ -1,5 +1,5 @@
 import { connect, type Channel, type ChannelModel, type ConfirmChannel } from 'amqplib';
-import { unavailable } from '../errors/index.js';
+import { errorText, unavailable } from '../errors/index.js';
 import type { Logger } from '../logging/logger.js';
 
 /** One live connection: a confirm channel for everything we publish and, for consumers, a channel to consume on. */
@@ -28,10 +28,6 @@ const MAX_BACKOFF_MS = 5_000;
 function backoff(attempt: number): number {
   const base = Math.min(MAX_BACKOFF_MS, MIN_BACKOFF_MS * 2 ** attempt);
   return Math.round(base * (0.8 + Math.random() * 0.4));
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /**

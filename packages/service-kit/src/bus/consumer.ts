@@ -10,6 +10,7 @@ import { queueNames, retryDelay, retryQueueName } from './topology.js';
 import type { Consumer } from './types.js';
 import type { BusOutcome, ServiceMetrics } from '../metrics/definitions.js';
 import { contextFrom } from '../tracing/tracing.js';
+import { errorText } from '../errors/index.js';
 
 export const ATTEMPT_HEADER = 'x-attempt';
 export const LAST_ERROR_HEADER = 'x-last-error';
@@ -31,10 +32,6 @@ export interface ConsumerRunnerOptions {
   tracer?: Tracer;
   /** Sends a message straight to a queue with publisher confirms (retry and dead-letter queues). */
   sendToQueue(queue: string, content: Buffer, options: Options.Publish): Promise<void>;
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 function attemptOf(msg: ConsumeMessage): number {

@@ -4,6 +4,7 @@ import type { Knex } from '../db/index.js';
 import type { Logger } from '../logging/logger.js';
 import { outboxChannel } from './migrations.js';
 import type { TraceCarrier } from '../tracing/tracing.js';
+import { errorText } from '../errors/index.js';
 
 export interface OutboxRelayOptions {
   db: Knex;
@@ -22,10 +23,6 @@ interface OutboxRow {
   routing_key: string;
   envelope: Envelope;
   trace_context: TraceCarrier | null;
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /**

@@ -48,3 +48,8 @@ export function toErrorResponse(err: unknown, correlationId?: string): { status:
     body: { error: { code: 'internal', message: 'Something went wrong on our side. Please try again; if it keeps happening, contact support with the correlation id.', correlationId } },
   };
 }
+
+/** A thrown value's message, for a log line or a reason: an Error's message, anything else as a string. */
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

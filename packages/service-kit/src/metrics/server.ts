@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
+import { errorText } from '../errors/index.js';
 
 export interface MetricsServer {
   port: number;
@@ -25,7 +26,7 @@ export function serveMetrics(registry: Registry, port: number, host: string): Pr
     }
     registry.metrics().then(
       (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
-      (err: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics failed: ${err instanceof Error ? err.message : String(err)}\n`),
+      (err: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics failed: ${errorText(err)}\n`),
     );
   });
   return new Promise((resolve, reject) => {

@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
 import type { CheckoutOrder, CreatedCheckout, PaymentProvider } from './provider.js';
 import { ProviderUnavailableError, orderMetadata } from './provider.js';
+import { errorText } from '@frametext/service-kit';
 
 export interface StripeProviderOptions {
   secretKey: string;
@@ -59,7 +60,7 @@ export function stripeProvider(opts: StripeProviderOptions): PaymentProvider {
           { idempotencyKey: order.checkoutId },
         );
       } catch (err) {
-        throw new ProviderUnavailableError(`Stripe did not create the checkout session: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+        throw new ProviderUnavailableError(`Stripe did not create the checkout session: ${errorText(err)}`, { cause: err });
       }
       if (!session.url) throw new ProviderUnavailableError(`Stripe answered checkout session ${session.id} without a payment page address`);
       return { sessionId: session.id, url: session.url };

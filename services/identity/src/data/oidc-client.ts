@@ -1,6 +1,7 @@
 import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { z } from 'zod';
+import { errorText } from '@frametext/service-kit';
 
 const discoverySchema = z.object({
   issuer: z.string(),
@@ -91,7 +92,7 @@ export class OidcClient {
     try {
       claims = jwt.verify(idToken, key, { algorithms: ['RS256'], issuer: issuers, audience: this.opts.clientId, clockTolerance: 60 }) as jwt.JwtPayload;
     } catch (err) {
-      throw new OidcError(`id_token rejected: ${err instanceof Error ? err.message : String(err)}`);
+      throw new OidcError(`id_token rejected: ${errorText(err)}`);
     }
     if (typeof claims.sub !== 'string' || typeof claims.email !== 'string') throw new OidcError('id_token has no sub or email');
     const verified = claims.email_verified === true || claims.email_verified === 'true';

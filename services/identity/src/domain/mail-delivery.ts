@@ -1,5 +1,6 @@
 import type { IdentityContext } from './context.js';
 import { claimDueMail, deleteMail, postponeMail } from '../data/mail-outbox.js';
+import { errorText } from '@frametext/service-kit';
 
 /** Waits before retrying a failed send: 30 s, 1 min, 2 min, ... at most 15 min. */
 export function retryDelayMs(attempts: number): number {
@@ -27,7 +28,7 @@ export async function deliverQueuedMail(ctx: IdentityContext): Promise<number> {
         await deleteMail(trx, mail.id);
         return 'sent' as const;
       } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
+        const message = errorText(err);
         ctx.logger.error({ err, mailId: mail.id, attempts: mail.attempts + 1 }, 'could not send an e-mail; it stays queued');
         await postponeMail(trx, mail.id, new Date(Date.now() + retryDelayMs(mail.attempts)), message);
         return 'failed' as const;

@@ -1,4 +1,5 @@
 import { GoogleAuth, type AuthClient } from 'google-auth-library';
+import { errorText } from '@frametext/service-kit';
 
 export const GOOGLE_SCOPES = ['https://www.googleapis.com/auth/cloud-platform'];
 
@@ -8,7 +9,7 @@ export type GoogleAccess =
   | { on: false; reason: string };
 
 function text(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return errorText(err);
 }
 
 function statusOf(err: unknown): number | undefined {

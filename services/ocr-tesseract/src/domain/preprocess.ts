@@ -1,5 +1,6 @@
 import sharp, { type OutputInfo } from 'sharp';
 import { blankPage, pageImage, statedDpi } from './page-image.js';
+import { errorText } from '@frametext/service-kit';
 
 /**
  * A decoded frame and the images the passes read. What only some frames need (the bare image, the mask, each
@@ -137,7 +138,7 @@ export async function prepareFrame(image: Buffer, opts: { whiteThreshold: number
     if (scale < 1) input.resize({ width: Math.max(1, Math.floor((meta.width ?? 0) * scale)), height: Math.max(1, Math.floor((meta.height ?? 0) * scale)), fit: 'fill' });
     decoded = await input.removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
   } catch (err) {
-    throw new FrameUnreadableError(err instanceof Error ? err.message : String(err));
+    throw new FrameUnreadableError(errorText(err));
   }
   const { data, info } = decoded;
   if (info.channels !== 3) throw new FrameUnreadableError(`expected 3 colour channels, got ${info.channels}`);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, badRequest, enqueueEvent, unavailable } from '@frametext/service-kit';
+import { AppError, badRequest, enqueueEvent, errorText, unavailable } from '@frametext/service-kit';
 import {
   FRAME_MIME_TYPE,
   getUploadUrlRequestSchema,
@@ -122,7 +122,7 @@ export async function requestUpload(ctx: UploadContext, caller: Caller, body: un
     };
   } catch (err) {
     // If this fails too (the database is down), the row stays `reserving` and the sweep cancels it.
-    await cancelStart(ctx, userId, uploadId, err instanceof Error ? err.message : String(err)).catch((cancelErr: unknown) => {
+    await cancelStart(ctx, userId, uploadId, errorText(err)).catch((cancelErr: unknown) => {
       ctx.logger.error({ err: cancelErr, uploadId }, 'could not cancel a failed start; the unfinished-start sweep will');
     });
     throw err;
