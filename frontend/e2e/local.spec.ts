@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 // Built by the e2e command's build step: media generated on the spot, with the truth of what they show.
-import { chargerValues, makeChargerVideo, type GeneratedVideo } from '../../packages/sample-media/dist/index.js';
+import { chargerValues, drawtext, ffmpeg, makeChargerVideo, type GeneratedVideo } from '../../packages/sample-media/dist/index.js';
 import { api, credits, shot, signUp } from './helpers';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'e2e-local-'));
@@ -13,6 +13,29 @@ test.beforeAll(async () => {
   // 4 s of the charger screen at 720p: read every second, 4 frames with known words and numbers.
   video = await makeChargerVideo({ dir, name: 'charger-local.mp4', seconds: 4 });
 });
+
+/** m:ss, as the page's frame headings show a time. */
+const clock = (s: number) => `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+
+/**
+ * A video whose every frame shows its own time, "TIME 1:35", to the nearest second (so a frame a few milliseconds
+ * either side of a whole second still shows it). 100 s at 10 fps with a key frame every 25 s: most seeks decode
+ * many frames, the case where a browser fires `seeked` before it shows the frame.
+ */
+async function makeClockVideo(seconds: number): Promise<string> {
+  const file = path.join(dir, 'clock-local.mp4');
+  const label = drawtext({
+    text: 'TIME %{eif\\:trunc((t+0.5)/60)\\:d}\\:%{eif\\:mod(trunc(t+0.5)\\,60)\\:d\\:2}',
+    x: 60,
+    y: 130,
+    size: 96,
+    bold: true,
+    expand: true,
+  });
+  const encode = ['-c:v', 'libx264', '-preset', 'veryfast', '-g', '250', '-pix_fmt', 'yuv420p', '-movflags', '+faststart'];
+  await ffmpeg(['-f', 'lavfi', '-i', 'color=c=0x101820:s=640x360:r=10', '-vf', label, '-t', String(seconds), ...encode, file]);
+  return file;
+}
 
 test('local OCR: reads a video in the browser, saves it, charges it once, analyses it, and deletes it', async ({ page }) => {
   test.setTimeout(240_000);
@@ -36,6 +59,9 @@ test('local OCR: reads a video in the browser, saves it, charges it once, analys
   await expect(page.getByRole('heading', { name: 'Local OCR', level: 1 })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Run OCR' })).toBeDisabled();
   await page.getByLabel('Choose a video').setInputFiles(video.path);
+  // The input keeps the chosen file, and the page names it.
+  await expect(page.getByLabel('Choose a video')).toHaveValue(/charger-local\.mp4$/);
+  await expect(page.getByTestId('video-info')).toContainText('Chosen: charger-local.mp4 · ');
   await expect(page.getByTestId('video-info')).toContainText('0:04 · 1280×720');
   await expect(page.getByTestId('local-cost')).toContainText('1 frame · 1 credit');
   // Every second: the slider's 5th stop (0.1, 0.2, 0.25, 0.5, 1, ...).
@@ -120,7 +146,7 @@ test('local OCR: reads a video in the browser, saves it, charges it once, analys
   await page.goto('/uploads');
   await page.getByRole('checkbox', { name: 'Select charger-local.mp4' }).check();
   await page.getByRole('button', { name: 'Delete Selected' }).click();
-  await page.getByRole('dialog', { name: 'Delete 1 upload?' }).getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('dialog', { name: 'Delete “charger-local.mp4”?' }).getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByRole('button', { name: 'charger-local.mp4' })).toHaveCount(0);
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Uploads', level: 1 })).toBeVisible();
@@ -137,4 +163,39 @@ test('local OCR: reads a video in the browser, saves it, charges it once, analys
     id,
   );
   expect(stored).toBe(0);
+});
+
+test('local OCR: every frame is the frame at its own time, under its own heading', async ({ page }) => {
+  test.setTimeout(300_000);
+  const file = await makeClockVideo(100);
+  await signUp(page);
+  await expect.poll(() => credits(page), { timeout: 30_000 }).toBeGreaterThan(0);
+  await page.goto('/local');
+  await page.getByLabel('Choose a video').setInputFiles(file);
+  await expect(page.getByTestId('video-info')).toContainText('clock-local.mp4');
+  await expect(page.getByTestId('video-info')).toContainText('1:40 · 640×360');
+  // The default interval, every 5 s: frames at 0:00, 0:05, ... 1:35.
+  await expect(page.getByTestId('local-cost')).toContainText('20 frames · 1 credit');
+  await page.getByRole('button', { name: 'Run OCR' }).click();
+  // A frame the video could not reach would say so here and in its row.
+  await expect(page.getByText(/^Done: 20 frames read/)).toBeVisible({ timeout: 240_000 });
+
+  const times = Array.from({ length: 20 }, (_, i) => 5 * i);
+  const rows = page.getByRole('region', { name: 'Frames' }).getByRole('button');
+  await expect(rows).toHaveCount(20);
+  const rowTexts = await rows.allInnerTexts();
+  // Each row: its own heading, then its own text, which shows its own time and no other frame's.
+  const read = rowTexts.map((row, i) => {
+    const [heading, ...text] = row.split('\n');
+    return { heading, text: text.join(' '), expected: `TIME ${clock(times[i]!)}` };
+  });
+  expect(read.map((r) => r.heading)).toEqual(times.map((t, i) => `Frame ${i + 1} (${clock(t)})`));
+  const wrong = read.filter((r) => !r.text.includes(r.expected));
+  expect(wrong, `frames that do not show their own time: ${wrong.map((r) => `${r.heading}: ${r.text}`).join(' | ')}`).toEqual([]);
+
+  // Choosing a row shows that frame in the preview.
+  await rows.nth(19).click();
+  await expect(page.getByRole('region', { name: 'Preview' }).getByRole('heading')).toHaveText('Frame 20 of 20 (1:35)');
+  await expect(page.getByTestId('frame-text')).toContainText('TIME 1:35');
+  await shot(page, 'local-clock');
 });

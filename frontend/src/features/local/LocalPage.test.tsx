@@ -75,6 +75,19 @@ describe('LocalPage', () => {
     expect(screen.getByRole('dialog')).toBeInTheDocument();
   });
 
+  it('shows the chosen file: its name and size at once, its duration and size in pixels once the video says', async () => {
+    open();
+    const input = screen.getByLabelText<HTMLInputElement>('Choose a video');
+    await userEvent.setup().upload(input, new File(['12345'], 'charger run.mp4', { type: 'video/mp4' }));
+    // The input keeps the file (a browser shows its name there), and the page says which file it is.
+    expect(input.files?.[0]?.name).toBe('charger run.mp4');
+    expect(input).toHaveAccessibleDescription('Chosen: charger run.mp4 · 5 B');
+    const video = document.querySelector('video')!;
+    Object.defineProperties(video, { duration: { value: 95, configurable: true }, videoWidth: { value: 1280, configurable: true }, videoHeight: { value: 720, configurable: true } });
+    fireEvent.loadedMetadata(video);
+    expect(await screen.findByText('Chosen: charger run.mp4 · 5 B · 1:35 · 1280×720')).toBeInTheDocument();
+  });
+
   it('refuses a file that is not an mp4 or mov', async () => {
     open();
     await userEvent.setup({ applyAccept: false }).upload(screen.getByLabelText('Choose a video'), new File(['x'], 'notes.txt', { type: 'text/plain' }));
@@ -109,6 +122,8 @@ describe('LocalPage', () => {
 
     await act(async () => finish());
     expect(await screen.findByText('Done: 3 frames read')).toBeInTheDocument();
+    const rows = within(screen.getByRole('region', { name: 'Frames' })).getAllByRole('button');
+    expect(rows.map((row) => row.textContent)).toEqual(['Frame 1 (0:00)Battery · 45%', 'Frame 2 (0:05)Battery · 46%', 'Frame 3 (0:10)No text found']);
     await user.click(within(screen.getByRole('region', { name: 'Frames' })).getByRole('button', { name: /0:05/ }));
     expect(within(preview).getByRole('heading')).toHaveTextContent('Frame 2 of 3 (0:05)');
 

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { isVideoFileName } from '@frametext/contracts/rules';
+import { formatBytes, isVideoFileName } from '@frametext/contracts/rules';
 import { formatClock } from '@frametext/text-analysis';
 import { PurchaseCreditsModal } from '../../components/credits/PurchaseCreditsModal';
 import { ProgressBar } from '../../components/ProgressBar';
@@ -13,6 +13,7 @@ import { toastShown } from '../../lib/ui';
 import { useLogLocalUploadMutation } from './api';
 import { FrameList } from './components/FrameList';
 import { FramePreview } from './components/FramePreview';
+import type { ScannedFrame } from './engine/scan';
 import { useLocalScan } from './hooks/useLocalScan';
 import {
   DEFAULT_SCAN_INTERVAL_INDEX,
@@ -50,6 +51,19 @@ interface Run {
 }
 
 const ONE_VIDEO = 'Please upload one .mov or .mp4 at a time.';
+
+/** "Done: 20 frames read", and how many of them the video could not be moved to. */
+function doneText(frames: readonly ScannedFrame[]): string {
+  const missed = frames.filter((f) => f.missed).length;
+  return `Done: ${frames.length} frames read${missed > 0 ? `; ${missed} could not be reached in the video (marked Not read)` : ''}`;
+}
+
+/** The chosen file as people check it: name and size, then duration and size in pixels once the video says. */
+function chosenText(file: File, info: VideoInfo | null): string {
+  const parts = [file.name, formatBytes(file.size)];
+  if (info) parts.push(formatClock(info.duration), `${info.width}×${info.height}`);
+  return parts.join(' · ');
+}
 
 /**
  * /local: text read from a video on this computer. Nothing of the video leaves the browser; Save and Analyze keeps
@@ -90,9 +104,10 @@ export default function LocalPage() {
 
   function onFile(e: ChangeEvent<HTMLInputElement>) {
     const files = [...(e.target.files ?? [])];
-    e.target.value = '';
     if (files.length === 0) return;
     if (files.length > 1 || !isVideoFileName(files[0]!.name)) {
+      // Only a refused choice is cleared: the input keeps showing the file it holds.
+      e.target.value = '';
       dispatch(toastShown(ONE_VIDEO, 'error'));
       return;
     }
@@ -174,17 +189,29 @@ export default function LocalPage() {
           <label className="field__label" htmlFor={ids.file}>
             Choose a video
           </label>
-          <input id={ids.file} className="input" type="file" accept=".mp4,.mov,video/mp4,video/quicktime" onChange={onFile} disabled={scanning} />
-          <p className="field__hint">An .mp4 or .mov file.</p>
+          <input
+            id={ids.file}
+            className="input"
+            type="file"
+            accept=".mp4,.mov,video/mp4,video/quicktime"
+            aria-describedby={`${ids.file}-hint`}
+            onChange={onFile}
+            disabled={scanning}
+          />
+          {chosen ? (
+            <p id={`${ids.file}-hint`} className="field__hint" data-testid="video-info">
+              Chosen: {chosenText(chosen.file, info)}
+            </p>
+          ) : (
+            <p id={`${ids.file}-hint`} className="field__hint">
+              An .mp4 or .mov file.
+            </p>
+          )}
         </div>
 
         {chosen && (
           <div className="local-video">
             <video ref={videoRef} src={chosen.url} muted playsInline preload="auto" controls={!scanning} onLoadedMetadata={onMetadata} onError={() => setVideoError('This browser cannot play this video.')} />
-            <p className="muted small" data-testid="video-info">
-              {chosen.file.name}
-              {info && ` · ${formatClock(info.duration)} · ${info.width}×${info.height}`}
-            </p>
           </div>
         )}
         {videoError && (
@@ -264,7 +291,7 @@ export default function LocalPage() {
 
         {(scanning || finished) && (
           <div aria-live="polite">
-            <ProgressBar label={scanning ? 'Scanning...' : 'Scanned'} value={percent} detail={scan.state.phase === 'scanning' ? `${percent}% · ${scan.state.done} of ${scan.state.total} frames` : `Done: ${read.length} frames read`} />
+            <ProgressBar label={scanning ? 'Scanning...' : 'Scanned'} value={percent} detail={scan.state.phase === 'scanning' ? `${percent}% · ${scan.state.done} of ${scan.state.total} frames` : doneText(read)} />
             {scan.state.phase === 'done' && read.length > 0 && (
               <p className="muted small" data-testid="scan-speed">
                 {(scan.state.readSeconds / read.length).toFixed(2)} s per frame ({scan.state.seconds.toFixed(1)} s in all, with the OCR engine&apos;s start)

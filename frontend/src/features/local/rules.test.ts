@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SCAN_INTERVAL_INDEX, LARGE_FRAME_WARNING, SCAN_INTERVALS, frameTimes, framesText, intervalText, plannedFrames, progressPercent, requiredCredits, runBlocker } from './rules';
+import { DEFAULT_SCAN_INTERVAL_INDEX, LARGE_FRAME_WARNING, SCAN_INTERVALS, frameHeading, frameSummary, frameTimes, framesText, intervalText, plannedFrames, progressPercent, requiredCredits, runBlocker } from './rules';
 
 describe('local rules', () => {
   it('offers the spec intervals with 5 s by default', () => {
@@ -40,7 +40,18 @@ describe('local rules', () => {
 
   it('writes the text file frame by frame, and counts progress in percent', () => {
     expect(framesText([{ t: 0, text: 'Battery\n45%' }, { t: 65, text: '' }])).toBe('Frame 1 (0:00)\nBattery\n45%\n\nFrame 2 (1:05)\n(no text found)\n');
+    // Under a second apart, times show tenths; a frame the video could not reach says so.
+    const missed = 'The frame at 0:00.500 could not be shown: the video stopped at 0:00.000.';
+    expect(framesText([{ t: 0, text: 'A' }, { t: 0.5, text: '', missed }])).toBe(`Frame 1 (0:00.0)\nA\n\nFrame 2 (0:00.5)\n(not read: ${missed})\n`);
     expect(progressPercent(1, 3)).toBe(33);
     expect(progressPercent(0, 0)).toBe(0);
+  });
+
+  it('gives each frame its own heading and its whole text on one line', () => {
+    expect(frameHeading({ t: 95 }, 19, 0)).toBe('Frame 20 (1:35)');
+    expect(frameHeading({ t: 0.25 }, 1, 2)).toBe('Frame 2 (0:00.25)');
+    expect(frameSummary({ t: 0, text: 'DC FAST CHARGER\nBattery 45%\n\n 00:05 ' })).toBe('DC FAST CHARGER · Battery 45% · 00:05');
+    expect(frameSummary({ t: 0, text: '' })).toBe('No text found');
+    expect(frameSummary({ t: 5, text: '', missed: 'The frame at 0:05.000 could not be shown.' })).toBe('Not read: The frame at 0:05.000 could not be shown.');
   });
 });

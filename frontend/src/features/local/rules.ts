@@ -1,7 +1,7 @@
 import { DEFAULT_LOCAL_SCAN_INTERVAL, LOCAL_MAX_FRAMES, LOCAL_SCAN_INTERVALS, creditCost, frameCount } from '@frametext/contracts/rules';
-import { formatClock } from '@frametext/text-analysis';
+import { clockDecimals, formatClock } from '@frametext/text-analysis';
 import { shortfallMessage } from '../../lib/credits/shortfall';
-import type { LocalFrame } from '../../lib/localRecords';
+import type { ScannedFrame } from './engine/scan';
 
 /** The Local page's numbers and rules (product spec sections 5 and 9). Pure, tested beside this file. */
 
@@ -60,9 +60,23 @@ export function runBlocker(s: RunState): string | null {
   return null;
 }
 
-/** The text download: each frame's time and text, frames with no text included so the times line up. */
-export function framesText(frames: readonly LocalFrame[]): string {
-  return frames.map((f, i) => `Frame ${i + 1} (${formatClock(f.t)})\n${f.text?.trim() || '(no text found)'}\n`).join('\n');
+/** Digits after the second's point that tell these frames' times apart (0 when a second or more apart). */
+export const timeDecimals = (frames: readonly ScannedFrame[]) => clockDecimals(frames.map((f) => f.t));
+
+/** A frame's own heading: its number and time, "Frame 2 (0:05)" ("Frame 2 (0:00.2)" when under a second apart). */
+export const frameHeading = (frame: ScannedFrame, index: number, decimals: number) => `Frame ${index + 1} (${formatClock(frame.t, decimals)})`;
+
+/** A frame's own text on one line, or why there is none. */
+export function frameSummary(frame: ScannedFrame): string {
+  if (frame.missed) return `Not read: ${frame.missed}`;
+  return frame.text?.split('\n').map((line) => line.trim()).filter(Boolean).join(' · ') || 'No text found';
+}
+
+/** The text download: each frame's heading and text, frames with no text included so the times line up. */
+export function framesText(frames: readonly ScannedFrame[]): string {
+  const decimals = timeDecimals(frames);
+  const body = (f: ScannedFrame) => (f.missed ? `(not read: ${f.missed})` : f.text?.trim() || '(no text found)');
+  return frames.map((f, i) => `${frameHeading(f, i, decimals)}\n${body(f)}\n`).join('\n');
 }
 
 /** The percent shown while scanning: frames read out of all frames. */

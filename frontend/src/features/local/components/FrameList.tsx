@@ -1,23 +1,29 @@
-import { formatClock } from '@frametext/text-analysis';
-import type { LocalFrame } from '../../../lib/localRecords';
+import type { ScannedFrame } from '../engine/scan';
+import { frameHeading, frameSummary, timeDecimals } from '../rules';
 
 interface Props {
-  frames: readonly LocalFrame[];
+  frames: readonly ScannedFrame[];
   index: number;
   onIndex: (index: number) => void;
 }
 
-/** Every frame read so far: its time and its first line; choosing one shows it in the preview. */
+/** Every frame read so far, each with its own heading (number and time) and its own text; choosing one previews it. */
 export function FrameList({ frames, index, onIndex }: Props) {
+  const decimals = timeDecimals(frames);
   return (
     <section className="card local-frames" aria-label="Frames">
       <h2 className="card__title">Frames</h2>
       <ol className="local-frames__list">
         {frames.map((frame, i) => (
           <li key={i}>
-            <button type="button" className={i === index ? 'local-frames__item local-frames__item--current' : 'local-frames__item'} aria-current={i === index || undefined} onClick={() => onIndex(i)}>
-              <span className="local-frames__time">{formatClock(frame.t)}</span>
-              <span className="local-frames__text">{frame.text?.split('\n')[0] || 'No text'}</span>
+            <button
+              type="button"
+              className={`local-frames__item${i === index ? ' local-frames__item--current' : ''}${frame.missed ? ' local-frames__item--missed' : ''}`}
+              aria-current={i === index || undefined}
+              onClick={() => onIndex(i)}
+            >
+              <span className="local-frames__heading">{frameHeading(frame, i, decimals)}</span>
+              <span className="local-frames__text">{frameSummary(frame)}</span>
             </button>
           </li>
         ))}

@@ -1,9 +1,10 @@
 import { formatClock } from '@frametext/text-analysis';
 import type { LocalFrame } from '../../../lib/localRecords';
-import { MAX_WORD_BOXES } from '../rules';
+import type { ScannedFrame } from '../engine/scan';
+import { MAX_WORD_BOXES, timeDecimals } from '../rules';
 
 interface Props {
-  frames: readonly LocalFrame[];
+  frames: readonly ScannedFrame[];
   index: number;
   onIndex: (index: number) => void;
 }
@@ -20,7 +21,7 @@ export function FramePreview({ frames, index, onIndex }: Props) {
     <section className="card stack local-preview" aria-label="Preview">
       <div className="cluster cluster--between">
         <h2 className="card__title">
-          Frame {index + 1} of {frames.length} ({formatClock(frame.t)})
+          Frame {index + 1} of {frames.length} ({formatClock(frame.t, timeDecimals(frames))})
         </h2>
         <div className="cluster">
           <button type="button" className="btn btn--secondary btn--sm" disabled={index === 0} onClick={() => onIndex(index - 1)}>
@@ -31,6 +32,11 @@ export function FramePreview({ frames, index, onIndex }: Props) {
           </button>
         </div>
       </div>
+      {frame.missed && (
+        <p className="alert alert--danger" data-testid="frame-missed">
+          Not read: {frame.missed}
+        </p>
+      )}
       <div className="local-preview__stage">
         {frame.thumb && <img src={frame.thumb} alt={`Frame ${index + 1}`} />}
         <svg className="local-preview__boxes" viewBox="0 0 1 1" preserveAspectRatio="none" aria-hidden="true">

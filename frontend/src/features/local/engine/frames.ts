@@ -1,15 +1,15 @@
 import { WHITE_THRESHOLD } from '@frametext/text-analysis';
+import { seekToFrame } from './seek';
 
 /*
- * Frames cut from a <video> in the page: seek, draw into a canvas at the chosen scale, and take what the Basic
- * engine gives Tesseract too: the frame in grey and its white mask (black where every channel is near-white, white
- * elsewhere, despeckled by a 3x3 median), both as PGM, plus a JPEG thumbnail. Each step is a short task, so the page
- * stays responsive; the heavy work (recognition) happens in the OCR workers.
+ * Frames cut from a <video> in the page: seek (checked: ./seek.ts), draw into a canvas at the chosen scale, and take
+ * what the Basic engine gives Tesseract too: the frame in grey and its white mask (black where every channel is
+ * near-white, white elsewhere, despeckled by a 3x3 median), both as PGM, plus a JPEG thumbnail. Each step is a short
+ * task, so the page stays responsive; the heavy work (recognition) happens in the OCR workers.
  */
 
-/** The spec's timeouts: 5 s for the first frame and for every seek. */
+/** The spec's timeout for the first frame: 5 s (seeks: ./seek.ts). */
 export const FIRST_FRAME_TIMEOUT_MS = 5_000;
-export const SEEK_TIMEOUT_MS = 5_000;
 /** The spec: JPEG thumbnails at quality 0.7. Wider frames are shrunk to this width for the thumbnail only. */
 export const THUMB_QUALITY = 0.7;
 export const THUMB_MAX_WIDTH = 1280;
@@ -29,6 +29,12 @@ export interface CapturedFrame {
   whiteShare: number;
   /** JPEG data URL. */
   thumb: string;
+}
+
+/** A frame the video could not be moved to: its time and why. Nothing is drawn for it. */
+export interface MissedFrame {
+  t: number;
+  missed: string;
 }
 
 function withTimeout<T>(ms: number, message: string, start: (resolve: (v: T) => void, reject: (e: Error) => void) => () => void): Promise<T> {
@@ -66,17 +72,6 @@ export function waitForFirstFrame(video: HTMLVideoElement | null): Promise<void>
       video.removeEventListener('loadeddata', onData);
       video.removeEventListener('error', onError);
     };
-  });
-}
-
-/** Moves the video to `t` seconds and resolves when that frame is shown; 5 s at most. */
-export function seekTo(video: HTMLVideoElement, t: number): Promise<void> {
-  if (Math.abs(video.currentTime - t) < 1e-3 && !video.seeking && video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA) return Promise.resolve();
-  return withTimeout(SEEK_TIMEOUT_MS, `Seeking to ${t.toFixed(2)} s took longer than 5 seconds.`, (resolve) => {
-    const onSeeked = () => resolve(undefined);
-    video.addEventListener('seeked', onSeeked);
-    video.currentTime = t;
-    return () => video.removeEventListener('seeked', onSeeked);
   });
 }
 
@@ -156,9 +151,11 @@ export class FrameCutter {
     private readonly scale: number,
   ) {}
 
-  async cut(t: number): Promise<CapturedFrame> {
+  /** The frame at `t`, or why it could not be reached (never the frame shown before). */
+  async cut(t: number): Promise<CapturedFrame | MissedFrame> {
     const { video } = this;
-    await seekTo(video, t);
+    const missed = await seekToFrame(video, t);
+    if (missed !== null) return { t, missed };
     const { width, height } = scaledSize(video, this.scale);
     const canvas = this.canvas;
     if (canvas.width !== width || canvas.height !== height) Object.assign(canvas, { width, height });

@@ -1,15 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { LocalFrame } from '../../../lib/localRecords';
 import { openOcrPool, workerCount, type OcrPool } from '../engine/ocrPool';
-import { scanVideo } from '../engine/scan';
+import { scanVideo, type ScannedFrame } from '../engine/scan';
 import { OCR_FAILED } from '../rules';
 
 export type ScanState =
   | { phase: 'idle' }
-  | { phase: 'scanning'; done: number; total: number; frames: LocalFrame[] }
+  | { phase: 'scanning'; done: number; total: number; frames: ScannedFrame[] }
   /** `seconds`: the whole run; `readSeconds`: from the workers being ready to the last frame read. */
-  | { phase: 'done'; frames: LocalFrame[]; seconds: number; readSeconds: number }
-  | { phase: 'failed'; message: string; frames: LocalFrame[] };
+  | { phase: 'done'; frames: ScannedFrame[]; seconds: number; readSeconds: number }
+  | { phase: 'failed'; message: string; frames: ScannedFrame[] };
 
 /**
  * Runs a scan of the page's <video> and follows it: frames appear as they are read. A new scan, a new video or
@@ -41,7 +40,7 @@ export function useLocalScan(videoRef: React.RefObject<HTMLVideoElement | null>)
       const pool = openOcrPool(workerCount(times.length));
       const run = { abort, pool };
       running.current = run;
-      const frames: LocalFrame[] = [];
+      const frames: ScannedFrame[] = [];
       const started = performance.now();
       setState({ phase: 'scanning', done: 0, total: times.length, frames: [] });
       try {
