@@ -74,12 +74,17 @@ export const regionWorkSchema = z.object({
 });
 export type RegionWork = z.infer<typeof regionWorkSchema>;
 
+/** A row of the Scroll list, named by its first sighting: "frame index:top in pixels". */
+const scrollRowRef = z.string().regex(/^\d{1,6}:-?\d{1,6}$/, 'a row is named "frame:top"');
+
 /**
  * Scroll: the template box, and where it was locked (frame, box and that frame's size: the template's layout is
  * read again from the frame on restore), the settings and Ignore duplicates, and, once Detect Items has run, the
  * detection settings it ran with (`detected`; absent when there are no results). The items themselves are not
  * stored: they follow from the frames, the locked template and those settings, so the view finds the same items
- * again on open, and a list of thousands of sightings never meets the size limit.
+ * again on open, and a list of thousands of sightings never meets the size limit. `edits`: the person's corrections
+ * to that list (rows edited, removed, merged into the one above), each row named by its first sighting
+ * ("frame index:top"); absent when there are none.
  */
 export const scrollWorkSchema = z.object({
   version: z.literal(1),
@@ -88,6 +93,13 @@ export const scrollWorkSchema = z.object({
   settings: z.object({ linePositionTolerance: percent, lineCountTolerance: percent, minSimilarity: percent, duplicateThreshold: percent }),
   ignoreDuplicates: z.boolean(),
   detected: z.object({ linePositionTolerance: percent, lineCountTolerance: percent, minSimilarity: percent }).optional(),
+  edits: z
+    .object({
+      texts: z.record(scrollRowRef, z.array(text(2000)).max(100)),
+      removed: z.array(scrollRowRef).max(20_000),
+      merged: z.record(scrollRowRef, scrollRowRef),
+    })
+    .optional(),
 });
 export type ScrollWork = z.infer<typeof scrollWorkSchema>;
 

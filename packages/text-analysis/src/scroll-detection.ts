@@ -1,7 +1,7 @@
 import { parseKeptWork, type ScrollWork } from '@frametext/contracts';
 import type { Rect } from './geometry.js';
 import type { ResultsFrame, ResultsSource } from './results-frames.js';
-import { deduplicateItems, type ListItem } from './scroll-duplicates.js';
+import { applyListEdits, deduplicateItems, hasScrollEdits, NO_SCROLL_EDITS, type ListItem, type ScrollEdits } from './scroll-duplicates.js';
 import { listItemsCsv, listItemsText, SCROLL_EXPORT_FILES } from './scroll-export.js';
 import { layoutLines, type LayoutLine } from './scroll-layout.js';
 import { findItemsInFrame, makeScrollTemplate, placeTemplate, type ListItemMatch, type ScrollSettings, type ScrollTemplate } from './scroll-matching.js';
@@ -61,7 +61,8 @@ export function itemsOnFrame(frame: ResultsFrame, locked: LockedTemplate, settin
 
 /*
  * The Scroll view's kept work (issue 16): the template box, where it was locked, the settings, Ignore duplicates,
- * and the detection settings of the last Detect Items while its results are shown. A locked template keeps the
+ * and the detection settings of the last Detect Items while its results are shown, with the person's corrections
+ * to the list (edited, removed and merged rows). A locked template keeps the
  * frame, box and frame size it was locked with, and its layout is read from that frame again on restore (the same
  * rule gives the same template); with the detection settings, the view runs Detect Items again on open and shows
  * the same items (they are a function of the frames, the template and those settings, so storing them would only
@@ -79,7 +80,14 @@ export const detectionSettingsOf = ({ linePositionTolerance, lineCountTolerance,
 });
 
 /** `detected`: the detection settings while Detect Items' results are shown (or under way), else null. */
-export function scrollWork(box: Rect, locked: LockedTemplate | null, settings: ScrollSettings, ignoreDuplicates: boolean, detected: DetectionSettings | null): ScrollWork {
+export function scrollWork(
+  box: Rect,
+  locked: LockedTemplate | null,
+  settings: ScrollSettings,
+  ignoreDuplicates: boolean,
+  detected: DetectionSettings | null,
+  edits: ScrollEdits = NO_SCROLL_EDITS,
+): ScrollWork {
   return {
     version: 1,
     box: { ...box },
@@ -88,6 +96,7 @@ export function scrollWork(box: Rect, locked: LockedTemplate | null, settings: S
     ignoreDuplicates,
     // Left out, not null, without results: work kept before detection was kept reads the same and is not saved again.
     ...(locked && detected ? { detected: { ...detected } } : {}),
+    ...(locked && detected && hasScrollEdits(edits) ? { edits: structuredClone(edits) } : {}),
   };
 }
 
@@ -98,6 +107,8 @@ export interface RestoredScroll {
   ignoreDuplicates: boolean;
   /** Detect Items to run again on open (with the locked template), or null. */
   detected: DetectionSettings | null;
+  /** The person's corrections to the list found. */
+  edits: ScrollEdits;
 }
 
 /** The kept work as the view's state, or null when there is none; a template whose frame holds no text stays unlocked. */
@@ -106,7 +117,7 @@ export function restoreScrollWork(kept: unknown, frames: readonly ResultsFrame[]
   if (!work) return null;
   const frame = work.locked ? frames[work.locked.frameIndex] : undefined;
   const locked = work.locked && frame ? lockTemplate(frame, work.locked.box, work.locked.space) : null;
-  return { box: locked?.box ?? work.box, locked, settings: work.settings, ignoreDuplicates: work.ignoreDuplicates, detected: locked ? (work.detected ?? null) : null };
+  return { box: locked?.box ?? work.box, locked, settings: work.settings, ignoreDuplicates: work.ignoreDuplicates, detected: locked ? (work.detected ?? null) : null, edits: (locked && work.edits) || NO_SCROLL_EDITS };
 }
 
 /** The list a scroll export saves: the unique items, or every item found with its unique number. */
@@ -133,6 +144,6 @@ export function keptScrollList(frames: readonly ResultsFrame[], kept: unknown): 
   // The settings the person's last Detect Items ran with, when kept: the list they saw.
   const settings = { ...restored.settings, ...restored.detected };
   const { locked } = restored;
-  const result = deduplicateItems(frames.flatMap((frame) => itemsOnFrame(frame, locked, settings)), settings.duplicateThreshold);
+  const result = applyListEdits(deduplicateItems(frames.flatMap((frame) => itemsOnFrame(frame, locked, settings)), settings.duplicateThreshold), restored.edits);
   return { items: restored.ignoreDuplicates ? result.unique : result.all, ignoreDuplicates: restored.ignoreDuplicates };
 }

@@ -1,4 +1,4 @@
-import { boundsOf, type Point, type Rect, type TextBlock } from './geometry.js';
+import { boundsOf, normaliseConfidence, type Point, type Rect, type TextBlock } from './geometry.js';
 import { splitAtWideGaps } from './text-runs.js';
 
 /*
@@ -11,6 +11,7 @@ import { splitAtWideGaps } from './text-runs.js';
 export interface LayoutWord {
   text: string;
   vertices: readonly Point[];
+  confidence?: number;
 }
 
 /** A text block that may carry its words (structurally the contracts' Detection). */
@@ -25,6 +26,8 @@ export interface LayoutSegment {
   right: number;
   top: number;
   bottom: number;
+  /** The OCR's mean confidence of its words, 0..100, when the engine gives one. */
+  confidence?: number;
 }
 
 /** One row of text: its segments from left to right and the box around them. */
@@ -37,6 +40,8 @@ export interface LayoutLine {
   bottom: number;
   /** Vertical centre. */
   centreY: number;
+  /** The OCR's mean confidence of its segments, 0..100, when the engine gives one. */
+  confidence?: number;
 }
 
 /** Pieces whose vertical centres are within this share of their average height (and at least 6 px) share a row. */
@@ -46,6 +51,13 @@ export const LAYOUT_ROW_TOLERANCE_MIN_PX = 6;
 interface Piece {
   text: string;
   rect: Rect;
+  confidence?: number;
+}
+
+/** The mean of the confidences given, or nothing when none is. */
+function meanConfidence(values: readonly (number | undefined)[]): { confidence?: number } {
+  const given = values.filter((v): v is number => v !== undefined && Number.isFinite(v));
+  return given.length === 0 ? {} : { confidence: given.reduce((sum, v) => sum + v, 0) / given.length };
 }
 
 /** The smallest pieces of text with a box: a block's words when it has them, otherwise the block itself. */
@@ -56,7 +68,8 @@ function piecesOf(blocks: readonly LayoutBlock[]): Piece[] {
     const parts: readonly LayoutWord[] = words.length > 0 ? words : [block];
     for (const p of parts) {
       const text = p.text.trim();
-      if (text !== '' && p.vertices.length > 0) out.push({ text, rect: boundsOf(p.vertices) });
+      const confidence = p.confidence ?? block.confidence;
+      if (text !== '' && p.vertices.length > 0) out.push({ text, rect: boundsOf(p.vertices), ...(confidence === undefined ? {} : { confidence: normaliseConfidence(confidence) }) });
     }
   }
   return out;
@@ -73,7 +86,7 @@ function segmentOf(pieces: readonly Piece[]): LayoutSegment {
     top = Math.min(top, rect.y);
     bottom = Math.max(bottom, rect.y + rect.h);
   }
-  return { text: pieces.map((p) => p.text).join(' '), left, right, top, bottom };
+  return { text: pieces.map((p) => p.text).join(' '), left, right, top, bottom, ...meanConfidence(pieces.map((p) => p.confidence)) };
 }
 
 /** A row's pieces (left to right) as segments, cut at wide gaps (text-runs.ts). */
@@ -91,6 +104,7 @@ export function lineOf(segments: readonly LayoutSegment[]): LayoutLine {
     top,
     bottom,
     centreY: (top + bottom) / 2,
+    ...meanConfidence(segments.map((s) => s.confidence)),
   };
 }
 

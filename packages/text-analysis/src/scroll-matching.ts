@@ -199,6 +199,14 @@ export interface ListItemMatch {
   lines: number;
   /** Its score, 0..1. */
   similarity: number;
+  /** The OCR's mean confidence of its lines, 0..100, when the engine gives one. */
+  confidence?: number;
+}
+
+/** The mean confidence of the lines that have one, as an optional field. */
+function confidenceOf(lines: readonly LayoutLine[]): { confidence?: number } {
+  const given = lines.flatMap((l) => (l.confidence === undefined ? [] : [l.confidence]));
+  return given.length === 0 ? {} : { confidence: given.reduce((sum, c) => sum + c, 0) / given.length };
 }
 
 interface Candidate {
@@ -270,5 +278,6 @@ export function findItemsInFrame(
       texts: c.lines.map((l) => l.text),
       lines: c.lines.length,
       similarity: c.score,
+      ...confidenceOf(c.lines),
     }));
 }

@@ -52,7 +52,7 @@ export function ScrollSettingsPanel({ settings, onSettings, ignoreDuplicates, on
       <PercentSlider {...common} name="linePositionTolerance" label="Line position tolerance" hint="How far a line may sit from its place in the template, as a share of the box's height." />
       <PercentSlider {...common} name="lineCountTolerance" label="Line count tolerance" hint="How many more or fewer lines than the template an item may have before it scores lower." />
       <PercentSlider {...common} name="minSimilarity" label="Minimum similarity" hint="The match an item needs; lower it to find items laid out less alike." />
-      <PercentSlider {...common} name="duplicateThreshold" label="Duplicate threshold" hint="Items whose text is at least this alike are one list item seen on several frames." />
+      <PercentSlider {...common} name="duplicateThreshold" label="Duplicate threshold" hint="How alike an item's text must be to an item seen before to place its frame in the list; at the same place in the list, half alike is the same item." />
       <label className="checkbox">
         <input type="checkbox" checked={ignoreDuplicates} onChange={(e) => onIgnoreDuplicates(e.target.checked)} />
         Ignore duplicates

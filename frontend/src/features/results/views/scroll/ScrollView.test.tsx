@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Detection } from '@frametext/contracts';
@@ -79,6 +79,17 @@ function drag(target: Element, from: [number, number], to: [number, number]) {
 }
 
 const rows = () => within(screen.getByRole('table')).getAllByRole('row').slice(1);
+/** The lines a row shows in its Content column. */
+const linesOf = (row: HTMLElement) => [...within(row).getAllByRole('cell')[2]!.querySelectorAll('.scroll-table__line')].map((l) => l.textContent);
+const titles = () => rows().map((r) => linesOf(r)[0]);
+
+/** Boxes item 2 on the first frame, locks it and detects the items. */
+async function detectItems(user: ReturnType<typeof userEvent.setup>) {
+  drag(screen.getByTestId('scroll-canvas'), [40, 100], [1000, 200]);
+  await user.click(screen.getByRole('button', { name: 'Lock Template' }));
+  await user.click(screen.getByRole('button', { name: 'Detect Items' }));
+  await screen.findByRole('table');
+}
 const stat = (name: string) => within(screen.getByLabelText('Statistics')).getByText(name).nextElementSibling?.textContent;
 
 describe('ScrollView', () => {
@@ -100,8 +111,8 @@ describe('ScrollView', () => {
     await screen.findByRole('table');
     // Items 1 to 5 are whole on at least one frame (item 6 never shows its price): each appears once, in list order.
     expect(rows().map((r) => within(r).getAllByRole('cell')[2]!.querySelector('.scroll-table__line')!.textContent)).toEqual([1, 2, 3, 4, 5].map(title));
-    expect(within(rows()[1]!).getAllByRole('cell').map((c) => c.textContent)).toEqual(['2', '1 (0:00)', `${title(2)}${price(2)}`, '100%']);
-    expect(within(rows()[1]!).getByRole('button')).toHaveAccessibleName('Show Frame 1 (0:00)');
+    expect(within(rows()[1]!).getAllByRole('cell').map((c) => c.textContent).slice(0, 5)).toEqual(['2', '1 (0:00)', `${title(2)}${price(2)}`, '2 frames', '100%']);
+    expect(within(rows()[1]!).getAllByRole('button')[0]).toHaveAccessibleName('Show Frame 1 (0:00)');
     expect(stat('Unique items')).toBe('5');
     expect(stat('Frames scanned')).toBe('4');
     const found = Number(stat('Items found'));
@@ -236,5 +247,69 @@ describe('ScrollView', () => {
     await user.click(screen.getByRole('button', { name: 'Clear Results' }));
     expect(reported.at(-1)).not.toHaveProperty('detected');
     expect(reported.at(-1)).toMatchObject({ locked: { frameIndex: 0 } });
+  });
+
+  it('says how many items were found beside Detect Items and moves focus to the list', async () => {
+    render(<ScrollView view={view} />);
+    const user = userEvent.setup();
+    await detectItems(user);
+    expect(screen.getByText('5 items found')).toHaveAttribute('role', 'status');
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Detected items' })).toHaveFocus());
+  });
+
+  it('says on how many frames an item was seen, in a column of its own, and tags the items on the frame by row', async () => {
+    render(<ScrollView view={view} />);
+    const user = userEvent.setup();
+    await detectItems(user);
+    expect(screen.getByRole('columnheader', { name: 'Seen on' })).toBeInTheDocument();
+    const first = within(rows()[0]!).getAllByRole('cell');
+    expect(first[0]).toHaveTextContent(/^1$/);
+    expect(first[3]).toHaveTextContent(/^1 frame$/);
+    // On the picture: a tag that names the row, not a bare number beside the list's own text.
+    expect([...document.querySelectorAll('.scroll-item__tag')].map((tag) => tag.textContent)).toEqual(['row 1', 'row 2', 'row 3', 'row 4']);
+  });
+
+  it('edits a row in place, removes one, merges one into the row above and undoes; the exports and the kept work follow', async () => {
+    const reported: unknown[] = [];
+    const first = render(<ScrollView view={view} work={{ initial: null, changed: (document: unknown) => void reported.push(document) }} />);
+    const user = userEvent.setup();
+    await detectItems(user);
+
+    await user.click(screen.getByRole('button', { name: 'Edit item 2' }));
+    const text = screen.getByRole('textbox', { name: 'Lines of item 2, one per line' });
+    expect(text).toHaveValue(`${title(2)}\n${price(2)}`);
+    await user.clear(text);
+    await user.type(text, 'Item 02 Red Lamp (large){Enter}$ 25.00');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(linesOf(rows()[1]!)).toEqual(['Item 02 Red Lamp (large)', '$ 25.00']);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Edit item 2' })).toHaveFocus());
+
+    await user.click(screen.getByRole('button', { name: 'Remove item 4' }));
+    expect(titles()).toEqual([title(1), 'Item 02 Red Lamp (large)', title(3), title(5)]);
+    expect(screen.getByText('4 items found')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Undo last change' })).toHaveFocus());
+
+    // Two different texts: the row's lines are added below the row above's.
+    expect(screen.queryByRole('button', { name: /Merge item 1 into/ })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Merge item 3 into item 2' }));
+    expect(rows()).toHaveLength(3);
+    expect(linesOf(rows()[1]!)).toEqual(['Item 02 Red Lamp (large)', '$ 25.00', title(3), price(3)]);
+    await user.click(screen.getByRole('button', { name: 'Undo last change' }));
+    expect(titles()).toEqual([title(1), 'Item 02 Red Lamp (large)', title(3), title(5)]);
+
+    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+    const csv = (await downloads[0]!.blob.text()).replace(/^\uFEFF/, '').split('\r\n');
+    expect(csv).toHaveLength(4 + 2);
+    expect(csv[2]).toBe('2,1,0:00,Item 02 Red Lamp (large) | $ 25.00,100%,Item 02 Red Lamp (large),$ 25.00');
+    await user.click(screen.getByRole('button', { name: 'Export TXT' }));
+    expect(await downloads[1]!.blob.text()).toContain('Item 02 Red Lamp (large)\n$ 25.00\n\nItem 03');
+
+    // Kept with the work: the view opened again shows the corrected list.
+    const kept = reported.at(-1);
+    expect(kept).toMatchObject({ edits: { removed: [expect.any(String)], merged: {} } });
+    first.unmount();
+    render(<ScrollView view={view} work={{ initial: kept, changed: () => {} }} />);
+    await screen.findByRole('table');
+    expect(titles()).toEqual([title(1), 'Item 02 Red Lamp (large)', title(3), title(5)]);
   });
 });

@@ -1,5 +1,22 @@
-import { useEffect, useMemo, useState } from 'react';
-import { deduplicateItems, DEFAULT_SCROLL_SETTINGS, detectionSettingsOf, lockTemplate, restoreScrollWork, scrollWork, type DetectionSettings, type ListItem, type LockedTemplate, type Rect, type ScrollSettings } from '@frametext/text-analysis';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import {
+  applyListEdits,
+  deduplicateItems,
+  DEFAULT_SCROLL_SETTINGS,
+  detectionSettingsOf,
+  lockTemplate,
+  NO_SCROLL_EDITS,
+  restoreScrollWork,
+  scrollWork,
+  withRowEdit,
+  type DetectionSettings,
+  type ListItem,
+  type LockedTemplate,
+  type RowEdit,
+  type Rect,
+  type ScrollEdits,
+  type ScrollSettings,
+} from '@frametext/text-analysis';
 import { ProgressBar } from '../../../../components/ProgressBar';
 import { FrameSlider } from '../../components/FrameSlider';
 import { FrameStage } from '../../components/FrameStage';
@@ -7,7 +24,7 @@ import type { ViewProps } from '../../components/ResultsShell';
 import { frameLabel } from '../../model';
 import { useReportWork } from '../../work/useKeptWork';
 import { frameWords } from './detection';
-import { ScrollResults } from './ScrollResults';
+import { foundMessage, ScrollResults } from './ScrollResults';
 import { ScrollSettingsPanel } from './ScrollSettingsPanel';
 import { DEFAULT_TEMPLATE_BOX } from './templateBox';
 import { TemplateOverlay } from './TemplateOverlay';
@@ -36,9 +53,12 @@ export default function ScrollView({ view, work }: ViewProps) {
   const [ignoreDuplicates, setIgnoreDuplicates] = useState(() => restored?.ignoreDuplicates ?? true);
   // The detection settings of the results shown (or being found), kept so they are found again on open.
   const [detected, setDetected] = useState<DetectionSettings | null>(() => restored?.detected ?? null);
+  // The person's corrections to the list, and the ones before each change (for Undo; not kept).
+  const [edits, setEdits] = useState<ScrollEdits>(() => restored?.edits ?? NO_SCROLL_EDITS);
+  const [earlierEdits, setEarlierEdits] = useState<ScrollEdits[]>([]);
   useReportWork(
     work,
-    useMemo(() => scrollWork(box, locked, settings, ignoreDuplicates, detected), [box, locked, settings, ignoreDuplicates, detected]),
+    useMemo(() => scrollWork(box, locked, settings, ignoreDuplicates, detected, edits), [box, locked, settings, ignoreDuplicates, detected, edits]),
   );
   const [selected, setSelected] = useState<ListItem | null>(null);
   const { state, start, clear } = useScrollDetection();
@@ -48,11 +68,19 @@ export default function ScrollView({ view, work }: ViewProps) {
   }, [restored, start, view.frames]);
 
   const matches = state.status === 'done' ? state.matches : null;
-  const result = useMemo(() => (matches ? deduplicateItems(matches, settings.duplicateThreshold) : null), [matches, settings.duplicateThreshold]);
-  const itemsHere = useMemo(() => {
-    const list = result ? (ignoreDuplicates ? result.unique : result.all) : [];
-    return list.filter((item) => item.frameIndex === index);
-  }, [result, ignoreDuplicates, index]);
+  const detectedList = useMemo(() => (matches ? deduplicateItems(matches, settings.duplicateThreshold) : null), [matches, settings.duplicateThreshold]);
+  const result = useMemo(() => (detectedList ? applyListEdits(detectedList, edits) : null), [detectedList, edits]);
+  // After Detect Items, the list is brought into view and focus moves to its heading.
+  const resultsHeading = useRef<HTMLHeadingElement>(null);
+  const revealResults = useRef(false);
+  useEffect(() => {
+    if (state.status !== 'done' || !revealResults.current) return;
+    revealResults.current = false;
+    resultsHeading.current?.focus();
+    resultsHeading.current?.scrollIntoView?.({ block: 'start' });
+  }, [state]);
+  // Every item read on this frame, whichever reading its row keeps.
+  const itemsHere = useMemo(() => (result ? result.all.filter((item) => item.frameIndex === index) : []), [result, index]);
   const label = (i: number) => frameLabel(view, i);
 
   const lock = () => {
@@ -61,22 +89,38 @@ export default function ScrollView({ view, work }: ViewProps) {
     setLockError(!next);
     setLocked(next);
   };
+  const forgetEdits = () => {
+    setEdits(NO_SCROLL_EDITS);
+    setEarlierEdits([]);
+  };
   const unlock = () => {
     setLocked(null);
     setSelected(null);
     setDetected(null);
+    forgetEdits();
     clear();
   };
   const clearResults = () => {
     setSelected(null);
     setDetected(null);
+    forgetEdits();
     clear();
   };
+  // The corrections stay: they name rows by their first sighting, found again when nothing that matters changed.
   const detect = () => {
     if (!locked) return;
     setSelected(null);
     setDetected(detectionSettingsOf(settings));
+    revealResults.current = true;
     void start(view.frames, locked, settings);
+  };
+  const correct = (edit: RowEdit) => {
+    setEarlierEdits((earlier) => [...earlier, edits]);
+    setEdits(withRowEdit(edits, edit, result?.unique ?? []));
+  };
+  const undo = () => {
+    setEdits(earlierEdits.at(-1) ?? NO_SCROLL_EDITS);
+    setEarlierEdits((earlier) => earlier.slice(0, -1));
   };
   const show = (item: ListItem) => {
     setSelected(item);
@@ -138,6 +182,9 @@ export default function ScrollView({ view, work }: ViewProps) {
               </button>
             </div>
             {!locked && <p className="field__hint">Detect Items works once the template is locked.</p>}
+            <p role="status" className="scroll-found">
+              {result && state.status === 'done' ? foundMessage(result.unique.length) : ''}
+            </p>
             {running && <ProgressBar label="Detecting items" value={state.done} max={state.total} detail={`${state.done} of ${state.total} frames`} />}
             {outdated && <p className="alert alert--info">The detection settings changed. Press Detect Items to apply them.</p>}
           </section>
@@ -146,7 +193,19 @@ export default function ScrollView({ view, work }: ViewProps) {
         </div>
       </div>
 
-      {result && state.status === 'done' && <ScrollResults view={view} result={result} ignoreDuplicates={ignoreDuplicates} framesScanned={state.framesScanned} onShow={show} />}
+      {result && state.status === 'done' && (
+        <ScrollResults
+          view={view}
+          result={result}
+          ignoreDuplicates={ignoreDuplicates}
+          framesScanned={state.framesScanned}
+          onShow={show}
+          headingRef={resultsHeading}
+          onEdit={correct}
+          onUndo={earlierEdits.length > 0 ? undo : null}
+        />
+      )}
     </div>
   );
 }
+

@@ -29,6 +29,24 @@ const DRAW_THRESHOLD = 0.005;
 const CORNER_NAMES: Record<Corner, string> = { nw: 'top-left', ne: 'top-right', sw: 'bottom-left', se: 'bottom-right' };
 
 /**
+ * The item's row in the list, as a filled tag just above the box's top-left corner: it names the row in the table
+ * and must not read as text of the list (a green number beside a list's own ranks did).
+ */
+function RowTag({ x, y, size, text }: { x: number; y: number; size: number; text: string }) {
+  const width = size * (0.62 * text.length + 0.8);
+  const height = size * 1.3;
+  const top = Math.max(0, y - height);
+  return (
+    <g className="scroll-item__tag">
+      <rect x={x} y={top} width={width} height={height} rx={height / 2} />
+      <text x={x + width / 2} y={top + height / 2 + size * 0.35} fontSize={size} textAnchor="middle">
+        {text}
+      </text>
+    </g>
+  );
+}
+
+/**
  * The Scroll view's drawing over the frame: faint outlines of the words, the items found on this frame, and the
  * purple template box. While unlocked the box moves by dragging it, resizes by its corners, and a drag elsewhere on
  * the frame draws a new one; with the keyboard, the focused box moves with the arrow keys and resizes with Shift.
@@ -99,9 +117,7 @@ export function TemplateOverlay({ space, box, locked, onBox, words, items, selec
           return (
             <g key={`${item.frameIndex}-${b.y}`} className={`scroll-item${item.duplicate ? ' scroll-item--duplicate' : ''}${chosen ? ' scroll-item--selected' : ''}`}>
               <rect x={b.x} y={b.y} width={b.w} height={b.h} />
-              <text x={b.x + b.w - label * 0.4} y={b.y + label * 1.1} fontSize={label} textAnchor="end">
-                #{item.uniqueId}
-              </text>
+              <RowTag x={b.x} y={b.y} size={label} text={`row ${item.uniqueId}`} />
             </g>
           );
         })}
