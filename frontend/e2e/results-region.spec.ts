@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Download, type Locator, type Page } from '@playwright/test';
 // Built by the e2e command's build step: a captions video generated on the spot, with the truth of what it shows.
-import { CAPTIONS_CORPUS, makeCaptionsVideo, textsAt } from '../../packages/sample-media/dist/index.js';
+import { CAPTIONS_CORPUS, LOW_CAPTIONS, makeCaptionsVideo, textsAt } from '../../packages/sample-media/dist/index.js';
 import { shot, signUp, uploadThroughWizard } from './helpers';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'e2e-region-'));
@@ -168,5 +168,26 @@ test('Region: the default SRT of captions over a cluttered picture has one cue p
     expect(mostWords(cues[i]!.text, caption.text, 0.5), `cue ${i + 1} for "${caption.text}" in\n${srt.text}`).toBe(true);
     expect(Math.abs(cues[i]!.start - caption.startS)).toBeLessThanOrEqual(1.04);
     expect(Math.abs(cues[i]!.end - caption.endS)).toBeLessThanOrEqual(1.04);
+  });
+});
+
+test('Region: captions low in the frame, with descenders and long lines, export as cues without moving the box', async ({ page }) => {
+  test.setTimeout(400_000);
+  const video = await makeCaptionsVideo({ dir, name: 'low.mp4', captions: [...LOW_CAPTIONS], outline: 2, size: 40, lastLineTop: 0.92 });
+  await signUp(page);
+  const href = await uploadThroughWizard(page, { name: 'Low', files: [video.path], intervalLabel: 'Capture text every 0.5 seconds', mediaContent: 'captions' });
+  await page.goto(href);
+  await page.getByRole('tab', { name: 'Region' }).click();
+  await expect(page.getByTestId('frame-overlay')).toBeVisible({ timeout: 30_000 });
+  // The zones found are offered, the captions' band first; the Green box already sits on it.
+  const zones = page.getByRole('region', { name: 'Text zones found' });
+  await expect(zones.getByRole('button').first()).toHaveText('Bottom band', { timeout: 30_000 });
+  const exportSrt = page.getByRole('button', { name: 'Export SRT' });
+  await expect(exportSrt).toBeEnabled({ timeout: 30_000 });
+  const srt = await save(page, exportSrt);
+  const cues = parseSrt(srt.text);
+  expect(cues.map((c) => c.text), srt.text).toHaveLength(LOW_CAPTIONS.length);
+  LOW_CAPTIONS.forEach((caption, i) => {
+    expect(mostWords(cues[i]!.text, caption.text, 0.8), `cue ${i + 1} for "${caption.text}" in\n${srt.text}`).toBe(true);
   });
 });

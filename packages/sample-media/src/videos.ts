@@ -191,10 +191,12 @@ function busyBackground(width: number, height: number, fps: number): string[] {
 
 /**
  * White captions, without a box, over a busy moving picture: the hard case for bare Tesseract. A caption's text may
- * hold a line break: each line is centred, and the last line sits at the same place whatever the number of lines.
+ * hold a line break: each line is centred, and the last line sits at the same place whatever the number of lines:
+ * its top at `lastLineTop` of the height (default 600/720, above a player's controls; 0.92 puts the descenders
+ * where a player's own subtitles reach, about 2.5% above the bottom).
  */
 export async function makeCaptionsVideo(
-  o: VideoOptions & { captions: { text: string; startS: number; endS: number }[]; outline?: number; size?: number; clutter?: boolean },
+  o: VideoOptions & { captions: { text: string; startS: number; endS: number }[]; outline?: number; size?: number; clutter?: boolean; lastLineTop?: number },
 ): Promise<GeneratedVideo> {
   const last = Math.max(...o.captions.map((c) => c.endS));
   const { seconds, width, height, fps } = dims(o, Math.ceil(last));
@@ -202,10 +204,11 @@ export async function makeCaptionsVideo(
   const h = (v: number) => px(height, v);
   const size = h(o.size ?? 52);
   const lineStep = Math.round(size * 1.25);
+  const lastTop = o.lastLineTop === undefined ? h(600) : Math.round(o.lastLineTop * height);
   const filters = o.captions.flatMap((c) => {
     const lines = c.text.split('\n');
     return lines.map((line, i) =>
-      drawtext({ text: line, x: '(w-text_w)/2', y: h(600) - (lines.length - 1 - i) * lineStep, size, bold: true, border: o.outline ?? 0, from: c.startS, to: c.endS }),
+      drawtext({ text: line, x: '(w-text_w)/2', y: lastTop - (lines.length - 1 - i) * lineStep, size, bold: true, border: o.outline ?? 0, from: c.startS, to: c.endS }),
     );
   });
   const truth = o.captions.map((c) => ({ startS: c.startS, endS: c.endS, texts: c.text.split('\n') }));
@@ -244,6 +247,21 @@ export const CAPTIONS_CORPUS: readonly { text: string; startS: number; endS: num
   { text: 'Ten more minutes', startS: 37, endS: 39.5 },
   { text: 'Warm soup is waiting\nfor everyone inside', startS: 39.5, endS: 44 },
   { text: 'Thank you for watching', startS: 45, endS: 48 },
+];
+
+/**
+ * Captions as a player shows them, for makeCaptionsVideo with size 40, outline 2 and lastLineTop 0.92: low in the
+ * frame, most with descenders (g, p, y) and commas, half of them wider than two thirds of the frame.
+ */
+export const LOW_CAPTIONS: readonly { text: string; startS: number; endS: number }[] = [
+  { text: 'Keep going, says Peggy', startS: 0.5, endS: 3 },
+  { text: 'Everybody pays, apparently, by tonight, yes', startS: 3, endS: 6 },
+  { text: 'Gypsy jazz is playing quietly in the gallery', startS: 6.5, endS: 9 },
+  { text: 'Happy, sleepy puppy', startS: 9, endS: 11 },
+  { text: 'The pygmy goats graze by the ponds, grumpy', startS: 11.5, endS: 14.5 },
+  { text: 'Sorry, my apologies', startS: 14.5, endS: 16.5 },
+  { text: 'Spying eyes everywhere, giggling joyfully', startS: 17, endS: 20 },
+  { text: 'Goodbye, everyone', startS: 20, endS: 22 },
 ];
 
 /** The values a launch telemetry overlay shows in second `s`. */

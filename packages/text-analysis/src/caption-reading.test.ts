@@ -52,6 +52,12 @@ describe('reading a caption box', () => {
     expect(captionReading(wordsInside(blocks, box), 30).lines).toEqual(['Ten more minutes']);
   });
 
+  it('keeps a word whose descenders poke out of the box, and drops one lying mostly outside it', () => {
+    // The box ends at 700: "going," reaches 706 with its g and comma; "gypsy" lies mostly below.
+    const blocks = [lineOf(word('Keep', 300, 670), word('going,', 400, 670, 95, 36)), lineOf(word('gypsy', 300, 690, 95, 36))];
+    expect(captionReading(wordsInside(blocks, box), 30).lines).toEqual(['Keep going,']);
+  });
+
   it('reads blocks without words or confidence (other engines) as they are, and translated blocks in translation', () => {
     const blocks: TextBlock[] = [{ text: 'Bonjour à tous', vertices: quad(300, 600, 300, 30) }];
     expect(captionReading(wordsInside(blocks, box), 30)).toEqual({ lines: ['Bonjour à tous'] });

@@ -1,4 +1,4 @@
-import { boundsOf, normaliseConfidence, rectContains, type Rect, type TextBlock } from './geometry.js';
+import { boundsOf, mostlyInside, normaliseConfidence, type Rect, type TextBlock } from './geometry.js';
 import { groupIntoRows, rectInPixels } from './region-text.js';
 import { captionCues, frameInterval, type CaptionCue } from './subtitles.js';
 import { filterBlocks, type BlockFilters } from './viewer-filters.js';
@@ -8,7 +8,8 @@ import { filterBlocks, type BlockFilters } from './viewer-filters.js';
  * caption over a moving background glues specks, edges and signs onto the caption as short, unsure "words"
  * ("*,", "ess", "Ly") and reads stray marks above and below it. Word by word (each word keeps its box and
  * confidence), a reading keeps:
- * - words wholly inside the box that hold a letter or a digit (a lone "*", "—" or "“" is a speck, not a word);
+ * - words with at least half their area inside the box (a descender or a line's end poking out still counts) that
+ *   hold a letter or a digit (a lone "*", "—" or "“" is a speck, not a word);
  * - read with at least CAPTION_MIN_CONFIDENCE (words without a confidence pass);
  * - on rows as tall as the caption's letters: a row whose tallest word is under CAPTION_MIN_ROW_HEIGHT of the
  *   caption height (the median height of the confidently read longer words of every frame) is background;
@@ -42,7 +43,7 @@ const letters = (text: string) => (text.match(/\p{L}/gu) ?? []).length;
 const hasLetterOrDigit = (text: string) => /[\p{L}\p{N}]/u.test(text);
 
 /**
- * The words of the blocks lying wholly inside `box`. A block without words counts as one word, and so does a
+ * The words of the blocks that lie mostly inside `box`. A block without words counts as one word, and so does a
  * translated block (its words are the ones read, in the original language).
  */
 export function wordsInside(blocks: readonly TextBlock[], box: Rect): CaptionWord[] {
@@ -52,7 +53,8 @@ export function wordsInside(blocks: readonly TextBlock[], box: Rect): CaptionWor
     for (const part of parts) {
       if (part.vertices.length === 0 || part.text.trim() === '') continue;
       const rect = boundsOf(part.vertices);
-      if (!rectContains(box, rect)) continue;
+      // A word belongs to the box when at least half its area is inside: one poking slightly out is not dropped.
+      if (!mostlyInside(box, rect)) continue;
       words.push({ text: part.text.trim(), vertices: part.vertices, rect, sureness: part.confidence === undefined ? undefined : normaliseConfidence(part.confidence) });
     }
   }

@@ -77,6 +77,18 @@ export function rectContains(outer: Rect, inner: Rect): boolean {
   return inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.w <= outer.x + outer.w && inner.y + inner.h <= outer.y + outer.h;
 }
 
+/**
+ * True when at least half of `inner`'s area lies inside `outer` (for a rectangle without area: its centre), so a word
+ * poking slightly out of a box still belongs to it.
+ */
+export function mostlyInside(outer: Rect, inner: Rect): boolean {
+  const w = Math.min(outer.x + outer.w, inner.x + inner.w) - Math.max(outer.x, inner.x);
+  const h = Math.min(outer.y + outer.h, inner.y + inner.h) - Math.max(outer.y, inner.y);
+  const area = inner.w * inner.h;
+  if (area <= 0) return rectContains(outer, { ...centreOf(inner), w: 0, h: 0 });
+  return w > 0 && h > 0 && w * h >= area / 2;
+}
+
 export function clamp(value: number, min: number, max: number): number {
   return Math.min(Math.max(value, min), max);
 }

@@ -33,5 +33,6 @@ export * from './numerical-json.js';
 export * from './numerical-work.js';
 export * from './region-boxes.js';
 export * from './region-reading.js';
+export * from './text-zones.js';
 export * from './slides-text.js';
 export * from './scroll-detection.js';

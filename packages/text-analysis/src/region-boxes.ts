@@ -39,11 +39,14 @@ export function defaultRect(id: BoxId): Rect {
   return { x: (1 - w) / 2, y: 0.96 - h - id * (h + 0.02), w, h };
 }
 
-/** The first box is on where captions usually are; the others wait to be enabled. */
-export function initialBoxes(): SelectionBox[] {
+/**
+ * The first box is on, at `first` (where the upload's captions are: text-zones' defaultCaptionBox) or where captions
+ * usually are; the others wait to be enabled.
+ */
+export function initialBoxes(first: Rect = defaultRect(0)): SelectionBox[] {
   return SPECS.map((s, i) => {
     const id = i as BoxId;
-    return { id, ...s, enabled: id === 0, norm: id === 0 ? defaultRect(id) : null };
+    return { id, ...s, enabled: id === 0, norm: id === 0 ? fitRect(first) : null };
   });
 }
 

@@ -6,6 +6,7 @@ import type { RegionExportFrame } from './region-export.js';
 import { linesInBox, rectInPixels } from './region-text.js';
 import type { ResultsFrame } from './results-frames.js';
 import type { CaptionCue } from './subtitles.js';
+import { defaultCaptionBox, zonesOfFrames } from './text-zones.js';
 import { blockLimits, filterBlocks, openFilters, type BlockFilters } from './viewer-filters.js';
 /*
  * What the Region view reads: for every frame, the lines inside each active box, after the viewer's filters.
@@ -90,12 +91,12 @@ export interface RegionReading {
 }
 
 /**
- * The Region view's reading for the person's kept work (null: none kept, so the first box where captions usually
- * are, with the filters open): the same boxes, filters, lines and cues the view's exports use.
+ * The Region view's reading for the person's kept work (null: none kept, so the first box on the band where the
+ * upload's captions come and go, as the view opens: defaultCaptionBox, with the filters open): the same boxes, filters, lines and cues the view's exports use.
  */
 export function keptRegionReading(frames: readonly ResultsFrame[], spaceOf: (i: number) => Space | null, kept: unknown): RegionReading {
   const restored = restoreRegionWork(kept);
-  const boxes = activeBoxes(restored?.boxes ?? initialBoxes());
+  const boxes = activeBoxes(restored?.boxes ?? initialBoxes(defaultCaptionBox(zonesOfFrames(frames, spaceOf))));
   const filters = restored?.filters ?? openFilters(blockLimits(frames.map((f) => f.detections)));
   const rects = boxes.map((b) => b.norm);
   return { boxes, readings: readFrames(frames, spaceOf, rects, filters), cues: boxCues(frames, spaceOf, rects, filters) };

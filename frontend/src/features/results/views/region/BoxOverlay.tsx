@@ -1,5 +1,5 @@
 import { useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
-import { boundsOf, moveRect, rectAfterKey, rectBetween, rectContains, rectInPixels, resizeRect, type BoxId, type Corner, type Rect, type SelectionBox, type TextBlock } from '@frametext/text-analysis';
+import { boundsOf, moveRect, rectAfterKey, rectBetween, rectContains, rectInPixels, resizeRect, type BoxId, type Corner, type Rect, type SelectionBox, type TextBlock, type TextZone } from '@frametext/text-analysis';
 import { pointInSpace, type Space } from '../../components/FrameStage';
 
 interface Props {
@@ -8,6 +8,8 @@ interface Props {
   selected: BoxId;
   /** The current frame's blocks after the filters, outlined so the user sees what a box would take. */
   blocks: readonly TextBlock[];
+  /** Where the upload's text sits, outlined faintly so the person sees where boxes could go. */
+  zones: readonly TextZone[];
   /** Id of the element explaining the mouse and keyboard controls. */
   hintId: string;
   onSelect: (id: BoxId) => void;
@@ -32,7 +34,7 @@ const CORNERS: Corner[] = ['nw', 'ne', 'sw', 'se'];
  * and Shift + arrows resize it. The box follows the pointer locally and is committed when the pointer is released,
  * so the readings of every frame are computed once per gesture.
  */
-export function BoxOverlay({ space, boxes, selected, blocks, hintId, onSelect, onChange }: Props) {
+export function BoxOverlay({ space, boxes, selected, blocks, zones, hintId, onSelect, onChange }: Props) {
   const drag = useRef<Drag | null>(null);
   const [draft, setDraft] = useState<{ id: BoxId; rect: Rect } | null>(null);
   const unit = Math.max(space.width, space.height);
@@ -90,6 +92,10 @@ export function BoxOverlay({ space, boxes, selected, blocks, hintId, onSelect, o
   return (
     <g onPointerMove={follow} onPointerUp={end} onPointerCancel={end} className="region-overlay">
       <rect x={0} y={0} width={space.width} height={space.height} fill="transparent" pointerEvents="all" className="region-overlay__canvas" onPointerDown={(e) => begin(e, selected, 'draw')} />
+      {zones.map((zone) => {
+        const px = rectInPixels(zone.rect, space.width, space.height);
+        return <rect key={zone.name} className="region-zone" x={px.x} y={px.y} width={px.w} height={px.h} pointerEvents="none" data-zone={zone.name} />;
+      })}
       {blocks.map((block, i) => {
         const colour = owner(block);
         return (

@@ -15,14 +15,17 @@ const quad = (x: number, y: number, w: number, h: number) => [
 ];
 const line = (text: string, x: number, y: number, w: number, h: number, confidence?: number) => ({ text, vertices: quad(x, y, w, h), area: w * h, blockType: 'LINE', ...(confidence === undefined ? {} : { confidence }) });
 
-/** A 1280x720 captions video, one frame a second: a channel name at the top, captions near the bottom. */
-function captionsView(captions: string[], confidence?: number): ResultsView {
+/**
+ * A 1280x720 captions video, one frame a second: a channel name at the top, captions near the bottom (their lines'
+ * left edge, top and width in pixels: `at`).
+ */
+function captionsView(captions: string[], confidence?: number, at = { x: 400, y: 580, w: 480 }): ResultsView {
   const base = sampleDetails({ mediaContent: 'captions', uploadName: 'Talk: part 1' });
   const details = {
     ...base,
     results: {
       ...base.results,
-      results: captions.map((c) => [line('CHANNEL 5', 40, 30, 220, 40, confidence), ...(c ? c.split('\n').map((row, i) => line(row, 400, 580 + i * 50, 480, 40, confidence)) : [])]),
+      results: captions.map((c) => [line('CHANNEL 5', 40, 30, 220, 40, confidence), ...(c ? c.split('\n').map((row, i) => line(row, at.x, at.y + i * 50, at.w, 40, confidence)) : [])]),
       linesByFrame: captions.map(() => []),
       ocrResults: captions.map((text, i) => ({ t: i, fileIndex: i, text, detections: [] })),
     },
@@ -72,6 +75,19 @@ describe('RegionView', () => {
       ['3', '0:02', 'Two rows | of text'],
       ['4', '0:03', ''],
     ]);
+  });
+
+  it('starts the green box on the band where captions come and go, descenders and long lines included, and offers every text zone', async () => {
+    const user = userEvent.setup();
+    // Low, wide captions: under the usual box's bottom (0.96 of the height) and wider than its two thirds.
+    renderView(captionsView(['Keep going, says Peggy', 'Everybody pays, apparently', 'Yes, agreed', 'Sparkling lights glow'], undefined, { x: 60, y: 668, w: 1160 }));
+    expect(nowPanel()).toHaveTextContent('Keep going, says Peggy');
+    expect(tableRows().map((row) => row[2])).toEqual(['Green', 'Keep going, says Peggy', 'Everybody pays, apparently', 'Yes, agreed', 'Sparkling lights glow']);
+    const zones = screen.getByRole('region', { name: 'Text zones found' });
+    expect(within(zones).getAllByRole('button').map((b) => b.textContent)).toEqual(['Bottom band', 'Top-left corner']);
+    await user.click(within(zones).getByRole('button', { name: 'Top-left corner' }));
+    expect(nowPanel()).toHaveTextContent('CHANNEL 5');
+    expect(nowPanel()).not.toHaveTextContent('Peggy');
   });
 
   it('adds a column per enabled box and moves the selection when the selected box is turned off', async () => {

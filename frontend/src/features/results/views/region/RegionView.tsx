@@ -1,5 +1,24 @@
 import { useCallback, useDeferredValue, useId, useMemo, useState } from 'react';
-import { activeBoxes, blockLimits, boxCues, filterBlocks, initialBoxes, openFilters, readFrame, readFrames, regionWork, restoreRegionWork, selectionAfter, setEnabled, setRect, type BlockFilters, type BoxId, type Rect } from '@frametext/text-analysis';
+import {
+  activeBoxes,
+  blockLimits,
+  boxCues,
+  defaultCaptionBox,
+  filterBlocks,
+  initialBoxes,
+  openFilters,
+  readFrame,
+  readFrames,
+  regionWork,
+  restoreRegionWork,
+  selectionAfter,
+  setEnabled,
+  setRect,
+  zonesOfFrames,
+  type BlockFilters,
+  type BoxId,
+  type Rect,
+} from '@frametext/text-analysis';
 import { FrameSlider } from '../../components/FrameSlider';
 import { FrameStage } from '../../components/FrameStage';
 import type { ViewProps } from '../../components/ResultsShell';
@@ -11,6 +30,7 @@ import { BoxOverlay } from './BoxOverlay';
 import { FrameBoxText } from './FrameBoxText';
 import { RegionExports } from './RegionExports';
 import { RegionFilters } from './RegionFilters';
+import { TextZones } from './TextZones';
 import { useFrameSpaces } from './useFrameSpaces';
 import './region.css';
 
@@ -23,24 +43,29 @@ export default function RegionView({ view, work }: ViewProps) {
   // The person's boxes and filters as they left them (the shell reads them before the view is shown).
   const [restored] = useState(() => restoreRegionWork(work?.initial));
   const [index, setIndex] = useState(0);
-  const [boxes, setBoxes] = useState(() => restored?.boxes ?? initialBoxes());
   const [selected, setSelected] = useState<BoxId>(restored?.selected ?? 0);
   const limits = useMemo(() => blockLimits(view.frames.map((f) => f.detections)), [view]);
   const [filters, setFilters] = useState<BlockFilters>(() => restored?.filters ?? openFilters(limits));
+  const spaceOf = useFrameSpaces(view);
+  // Where the upload's text sits; until the person places a box, Green sits on the band where captions come and go.
+  const zones = useMemo(() => zonesOfFrames(view.frames, spaceOf), [view, spaceOf]);
+  const [placedBoxes, setPlacedBoxes] = useState(() => restored?.boxes ?? null);
+  const boxes = useMemo(() => placedBoxes ?? initialBoxes(defaultCaptionBox(zones)), [placedBoxes, zones]);
   useReportWork(
     work,
     useMemo(() => regionWork(boxes, selected, filters), [boxes, selected, filters]),
   );
-  const spaceOf = useFrameSpaces(view);
 
   const active = useMemo(() => activeBoxes(boxes), [boxes]);
   const rects = useMemo(() => active.map((b) => b.norm), [active]);
   // The whole upload is read again after the urgent update (the box just moved) has been drawn; the table and the
-  // exports use these deferred boxes, so their columns always match their cells.
+  // exports use these deferred boxes, so their columns always match their cells, and deferred frame sizes, so the
+  // box the sizes place on the caption band (zones) arrives with them.
   const tableBoxes = useDeferredValue(active);
   const deferredFilters = useDeferredValue(filters);
-  const readings = useMemo(() => readFrames(view.frames, spaceOf, tableBoxes.map((b) => b.norm), deferredFilters), [view, spaceOf, tableBoxes, deferredFilters]);
-  const cues = useMemo(() => boxCues(view.frames, spaceOf, tableBoxes.map((b) => b.norm), deferredFilters), [view, spaceOf, tableBoxes, deferredFilters]);
+  const tableSpaceOf = useDeferredValue(spaceOf);
+  const readings = useMemo(() => readFrames(view.frames, tableSpaceOf, tableBoxes.map((b) => b.norm), deferredFilters), [view, tableSpaceOf, tableBoxes, deferredFilters]);
+  const cues = useMemo(() => boxCues(view.frames, tableSpaceOf, tableBoxes.map((b) => b.norm), deferredFilters), [view, tableSpaceOf, tableBoxes, deferredFilters]);
 
   const frame = view.frames[index]!;
   const space = spaceOf(index);
@@ -50,13 +75,16 @@ export default function RegionView({ view, work }: ViewProps) {
 
   const enable = (id: BoxId, on: boolean) => {
     const next = setEnabled(boxes, id, on);
-    setBoxes(next);
+    setPlacedBoxes(next);
     setSelected(on ? id : selectionAfter(next, selected));
   };
-  const place = useCallback((id: BoxId, rect: Rect) => {
-    setBoxes((prev) => setRect(prev, id, rect));
-    setSelected(id);
-  }, []);
+  const place = useCallback(
+    (id: BoxId, rect: Rect) => {
+      setPlacedBoxes((prev) => setRect(prev ?? boxes, id, rect));
+      setSelected(id);
+    },
+    [boxes],
+  );
 
   return (
     <div className="region">
@@ -66,7 +94,7 @@ export default function RegionView({ view, work }: ViewProps) {
             frame={frame}
             label={label(index)}
             interactive
-            overlay={(s) => <BoxOverlay space={s} boxes={boxes} selected={selected} blocks={shownBlocks} hintId={hintId} onSelect={setSelected} onChange={place} />}
+            overlay={(s) => <BoxOverlay space={s} boxes={boxes} selected={selected} blocks={shownBlocks} zones={zones} hintId={hintId} onSelect={setSelected} onChange={place} />}
           />
           <p id={hintId} className="field__hint region-viewer__hint">
             Drag on the picture to draw the selected box, drag a box to move it, or drag its corners to resize it. With a box focused, arrow keys move it
@@ -78,6 +106,7 @@ export default function RegionView({ view, work }: ViewProps) {
         </div>
         <div className="stack region-side">
           <FrameBoxText label={label(index)} boxes={active} lines={current} ready={space !== null} />
+          <TextZones zones={zones} box={boxes.find((b) => b.id === selected)} ready={space !== null} onPick={(rect) => place(selected, rect)} />
           <RegionExports uploadName={view.uploadName} boxes={tableBoxes} readings={readings} cues={cues} />
           <AllFramesTable boxNames={tableBoxes.map((b) => b.name)} readings={readings} current={index} onFrame={setIndex} />
         </div>
