@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 // Built by `npm test`'s provisioning: media generated on the spot, with the truth of what they show.
-import { makeChargerVideo, makePhotoSeries } from '../../packages/sample-media/dist/index.js';
+import { ffmpeg, makeChargerVideo, makePhotoSeries } from '../../packages/sample-media/dist/index.js';
 import { shot, signUp } from './helpers';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'e2e-media-'));
@@ -66,4 +66,40 @@ test('a photo series goes through the wizard and comes back in capture-time orde
   await watchUntilDone(page);
   await page.getByRole('link', { name: 'View results' }).click();
   await expect(page.getByText('First page').filter({ visible: true }).first()).toBeVisible({ timeout: 30_000 });
+});
+
+test('a video with no text at all ends in No Text Results Found, in the wizard, the results view and the uploads list', async ({ page }) => {
+  // Ten seconds of one flat colour: nothing for any engine to read.
+  const blank = path.join(dir, 'blank.mp4');
+  await ffmpeg(['-f', 'lavfi', '-i', 'color=c=0x336699:s=640x360:r=10', '-t', '10', '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', blank]);
+  await page.addInitScript(() => localStorage.setItem('ViewedHowTo', 'true'));
+  await signUp(page);
+  await page.goto('/upload');
+  await page.getByLabel('Upload name').fill('Blank wall');
+  await page.getByLabel('Media files').setInputFiles(blank);
+  await page.getByLabel('Frame interval').selectOption({ label: 'Capture text every 5 seconds' });
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+
+  await expect(page.getByRole('heading', { level: 2, name: 'No Text Results Found' })).toBeVisible({ timeout: 120_000 });
+  await expect(page.getByRole('heading', { name: 'Your text is ready' })).toHaveCount(0);
+  await expect(page.getByText(/No text was found on any of the \d+ frames\./)).toBeVisible();
+  await expect(page.getByText(/1 credit was charged for the \d+ frames read\. You pay for the frames that are read, whether or not they hold text/)).toBeVisible();
+  await expect(page.getByText(/Upload it again with a different frame interval/)).toBeVisible();
+  await shot(page, 'wizard-no-text');
+
+  await page.getByRole('link', { name: 'Look at the frames' }).click();
+  const noText = page.getByRole('dialog', { name: 'No Text Results Found' });
+  await expect(noText).toContainText('Your media does not appear to contain any text.');
+  await expect(noText.getByRole('link', { name: /support@/ })).toBeVisible();
+  await expect(noText.getByRole('button', { name: 'Back to Uploads' })).toBeVisible();
+  await noText.getByRole('button', { name: 'Look at the frames' }).click();
+  await expect(noText).toHaveCount(0);
+  await page.getByRole('button', { name: 'Find the numbers' }).click();
+  await expect(page.getByText('No text was found on any frame, so there are no numbers to find. See “What to try” above.')).toBeVisible();
+  await expect(page.getByText(/Click a box/)).toHaveCount(0);
+
+  await page.goto('/uploads');
+  const card = page.getByRole('listitem').filter({ has: page.getByRole('button', { name: 'Blank wall' }) });
+  await expect(card.getByText('No text found')).toBeVisible();
+  await expect(card.getByText(/^Numerical · \d+ frames$/)).toBeVisible();
 });

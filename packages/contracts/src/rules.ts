@@ -173,10 +173,41 @@ export function creditCost(frames: number, engine: Engine): number {
   return Math.ceil(clean(frames * CREDIT_RATES[engine]));
 }
 
+/**
+ * Credits an upload is charged once it is processed: what its frames read cost, never more than was held for it.
+ * Frames that were read are charged whether or not they held text; a frame the engine could not read is not.
+ */
+export function creditsCaptured(framesRead: number, engine: Engine, creditsHeld: number): number {
+  return Math.min(creditCost(framesRead, engine), creditsHeld);
+}
+
 /** How many frames `credits` pay for on `engine` ("only the first X frames will be processed"). */
 export function affordableFrames(credits: number, engine: Engine): number {
   if (!Number.isFinite(credits) || credits <= 0) return 0;
   return Math.floor(clean(credits / CREDIT_RATES[engine]));
+}
+
+// ---------------------------------------------------------------- text found
+
+/** What reading an upload found: its frames, those with any text, and the words on all of them. */
+export interface TextFound {
+  frames: number;
+  framesWithText: number;
+  words: number;
+}
+
+/** Counts what a reading found from each frame's text (one string per frame, '' where nothing was read). */
+export function textFoundIn(frameTexts: readonly string[]): TextFound {
+  const words = frameTexts.map((text) => text.split(/\s+/).filter(Boolean).length);
+  return { frames: frameTexts.length, framesWithText: words.filter((n) => n > 0).length, words: words.reduce((a, n) => a + n, 0) };
+}
+
+export const ALMOST_NO_TEXT_FRAME_SHARE = 0.05;
+export const ALMOST_NO_TEXT_WORDS = 10;
+
+/** Rule: no text, or almost none, is text on under 5 % of the frames and under 10 words in all. */
+export function foundAlmostNoText({ frames, framesWithText, words }: TextFound): boolean {
+  return framesWithText === 0 || (framesWithText < frames * ALMOST_NO_TEXT_FRAME_SHARE && words < ALMOST_NO_TEXT_WORDS);
 }
 
 /** Digits of a frame object name's leading timestamp: enough for 360 frames x 3600 s in milliseconds. */

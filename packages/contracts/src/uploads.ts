@@ -318,6 +318,13 @@ export type UploadCompleteResponse = z.infer<typeof uploadCompleteResponseSchema
 
 // ---------------------------------------------------------------- GET /checkUploadStatus/:uploadID
 
+/** What a processed upload's reading found (textFoundIn): the SPA says "No Text Results Found" by foundAlmostNoText. */
+export const textFoundSchema = z.object({
+  frames: z.number().int().nonnegative(),
+  framesWithText: z.number().int().nonnegative(),
+  words: z.number().int().nonnegative(),
+});
+
 export const uploadIdParamsSchema = z.object({ uploadID: uploadIdSchema });
 export type UploadIdParams = z.infer<typeof uploadIdParamsSchema>;
 
@@ -335,6 +342,10 @@ export const uploadStatusResponseSchema = z.object({
     uploadsAhead: z.number().int().nonnegative().optional(),
     /** A sentence a person can read, set when status is failed. */
     failureReason: z.string().nullable(),
+    /** Once processed: what the reading found. */
+    textFound: textFoundSchema.optional(),
+    /** Once processed: the credits charged (creditsCaptured) for the frames the engine read. */
+    charged: z.object({ credits: z.number().int().nonnegative(), framesRead: z.number().int().nonnegative() }).optional(),
   }),
 });
 export type UploadStatusResponse = z.infer<typeof uploadStatusResponseSchema>;
@@ -382,6 +393,8 @@ export const uploadListItemSchema = z.object({
   mediaContent: mediaContentSchema,
   isLocal: z.boolean(),
   ocrType: engineSchema.optional(),
+  /** Once processed: what the reading found (frames, frames with text, words). */
+  textFound: textFoundSchema.optional(),
 });
 export type UploadListItem = z.infer<typeof uploadListItemSchema>;
 

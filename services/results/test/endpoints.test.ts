@@ -53,6 +53,33 @@ describe('results endpoints', () => {
     expect(uploads[2]!.id).toBe(older);
   });
 
+  it('says what a processed upload\'s reading found, on its card and in its status, with the credits it was charged', async () => {
+    const user = newUserId();
+    const id = newUploadId();
+    await svc.publish('upload.completed.v1', completed(id, user, { engine: 'cloud', maxFrames: 3, creditCost: 3 }));
+    await svc.publish('frames.extracted.v1', extracted(id, 3));
+    await svc.publish('ocr.completed.v1', ocr(id, 0, []));
+    await svc.publish('ocr.completed.v1', ocr(id, 1, [detection('88.8', 0), detection('kWh', 0, 200)]));
+    await svc.publish('ocr.completed.v1', ocr(id, 2, [], 'The frame could not be read.'));
+    await eventually(async () => (await svc.db('uploads').where({ id, status: 'processed' }).first()) !== undefined);
+
+    const [listed] = getUploadsResponseSchema.parse((await svc.get('/api/getUploads', user)).body).data.uploads;
+    expect(listed).toMatchObject({ id, textFound: { frames: 3, framesWithText: 1, words: 2 } });
+    const status = (await svc.get(`/api/checkUploadStatus/${id}`, user)).body.data;
+    // Two frames were read (one with text, one without) and are charged; the one the engine could not read is not.
+    expect(status).toMatchObject({ status: 'processed', textFound: { frames: 3, framesWithText: 1, words: 2 }, charged: { credits: 2, framesRead: 2 } });
+  });
+
+  it('leaves textFound off uploads still being read', async () => {
+    const user = newUserId();
+    const id = newUploadId();
+    await svc.publish('upload.completed.v1', completed(id, user));
+    await eventually(async () => (await svc.db('uploads').where({ id }).first()) !== undefined);
+    const [listed] = getUploadsResponseSchema.parse((await svc.get('/api/getUploads', user)).body).data.uploads;
+    expect(listed).not.toHaveProperty('textFound');
+    expect((await svc.get(`/api/checkUploadStatus/${id}`, user)).body.data).not.toHaveProperty('charged');
+  });
+
   it('answers another user\'s upload exactly like a missing one', async () => {
     const owner = newUserId();
     const id = await processedUpload(owner);

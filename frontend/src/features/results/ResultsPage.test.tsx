@@ -139,8 +139,45 @@ describe('ResultsPage', () => {
     renderAt('/view-upload/blank');
     const dialog = await screen.findByRole('dialog', { name: 'No Text Results Found' });
     expect(dialog).toHaveTextContent('Your media does not appear to contain any text.');
+    expect(dialog).toHaveTextContent('No text was found on any of the 2 frames.');
+    expect(within(dialog).getByRole('link', { name: 'support@frametext.app' })).toBeInTheDocument();
     await userEvent.setup().click(within(dialog).getByRole('button', { name: 'Back to Uploads' }));
     expect(await screen.findByRole('heading', { name: 'Uploads list' })).toBeInTheDocument();
+  });
+
+  it('says No Text Results Found when almost nothing was read, with what to try, and lets the person look at the frames', async () => {
+    // 24 frames, one of them with one word: text on under 5 % of the frames and under 10 words.
+    const details = sampleDetails();
+    const texts = Array.from({ length: 24 }, (_, i) => (i === 7 ? '8.8' : ''));
+    details.results = {
+      ...details.results,
+      results: texts.map((text) => (text ? [{ text, vertices: [{ x: 10, y: 10 }, { x: 60, y: 10 }, { x: 60, y: 40 }, { x: 10, y: 40 }], area: 1500, blockType: 'LINE' }] : [])),
+      linesByFrame: texts.map((text) => (text ? [{ text }] : [])),
+      ocrResults: texts.map((text, i) => ({ t: i * 5, fileIndex: i, text, detections: [] })),
+    };
+    details.urls = texts.map((_, i) => `http://files.test/${String(i * 5000).padStart(10, '0')}.jpg`);
+    serve({ 'GET /api/getUploadDetails/meter': () => json(details) });
+    renderAt('/view-upload/meter');
+    const dialog = await screen.findByRole('dialog', { name: 'No Text Results Found' });
+    expect(dialog).toHaveTextContent('Your media does not appear to contain any text.');
+    expect(dialog).toHaveTextContent('Text was found on 1 of 24 frames: 1 word in all.');
+    expect(within(dialog).getByRole('heading', { name: 'What to try' })).toBeInTheDocument();
+    expect(dialog).toHaveTextContent('Upload it again with a different frame interval');
+    expect(within(dialog).getByRole('button', { name: 'Back to Uploads' })).toBeInTheDocument();
+
+    const user = userEvent.setup();
+    await user.click(within(dialog).getByRole('button', { name: 'Look at the frames' }));
+    expect(screen.queryByRole('dialog', { name: 'No Text Results Found' })).toBeNull();
+    expect(screen.getByText('Text was found on 1 of 24 frames: 1 word in all.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'What to try' }));
+    expect(await screen.findByRole('dialog', { name: 'No Text Results Found' })).toBeInTheDocument();
+  });
+
+  it('shows no such modal when text is on a few frames', async () => {
+    serve({ 'GET /api/getUploadDetails/some': () => json(sampleDetails({}, ['', 'SOC 81%'])) });
+    renderAt('/view-upload/some');
+    expect(await screen.findByRole('heading', { name: 'Charger screen', level: 1 })).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'No Text Results Found' })).toBeNull();
   });
 
   it('reads a local upload from the browser database instead of the server', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_VIEW, frameLabel, hasAnyText, viewFromDetails, viewFromLocal } from './model';
+import { DEFAULT_VIEW, frameLabel, textFoundInView, viewFromDetails, viewFromLocal } from './model';
 import { sampleDetails } from './testing';
 
 describe('viewFromDetails', () => {
@@ -34,17 +34,17 @@ describe('viewFromDetails', () => {
   });
 });
 
-describe('hasAnyText and frameLabel', () => {
-  it('says whether any frame has text, and labels frames by number and time', () => {
+describe('textFoundInView and frameLabel', () => {
+  it('counts the frames with text and their words, and labels frames by number and time', () => {
     const view = viewFromDetails('u-1', sampleDetails({}, ['', 'SOC 81%']));
-    expect(hasAnyText(view)).toBe(true);
+    expect(textFoundInView(view)).toEqual({ frames: 2, framesWithText: 1, words: 2 });
     expect(frameLabel(view, 1)).toBe('Frame 2 (0:05)');
     // Frames half a second apart tell their times apart.
     const quick = sampleDetails();
     quick.results.ocrResults = quick.results.ocrResults!.map((r, i) => ({ ...r, t: 12 + i * 0.5 }));
     const fast = viewFromDetails('u-2', quick);
     expect([frameLabel(fast, 0), frameLabel(fast, 1)]).toEqual(['Frame 1 (0:12.0)', 'Frame 2 (0:12.5)']);
-    expect(hasAnyText(viewFromDetails('u-1', sampleDetails({}, ['', ''])))).toBe(false);
+    expect(textFoundInView(viewFromDetails('u-1', sampleDetails({}, ['', ''])))).toEqual({ frames: 2, framesWithText: 0, words: 0 });
   });
 
   it('numbers pictures without times', () => {

@@ -1,4 +1,4 @@
-import { VIEW_OF_MEDIA_CONTENT, type Detection, type MediaContent, type UploadDetailsResponse } from '@frametext/contracts';
+import { VIEW_OF_MEDIA_CONTENT, textFoundIn, type Detection, type Engine, type MediaContent, type TextFound, type UploadDetailsResponse } from '@frametext/contracts';
 import { clockDecimals, frameLabel, frameTime, sourceFromDetails, type ResultsFrame } from '@frametext/text-analysis';
 import type { LocalRecord, LocalWord } from '../../lib/localRecords';
 
@@ -29,6 +29,8 @@ export interface ResultsView {
   timeDecimals: number;
   /** True when any detection carries a confidence (the Required Confidence slider shows only then). */
   hasConfidence: boolean;
+  /** The engine that read it (the advice when almost no text was found). */
+  engine?: Engine;
 }
 
 const PROCESSING_TYPES: Record<MediaContent, string> = { numerical: 'Numerical', captions: 'Region (captions)', presentation: 'Presentation', scroll: 'Scroll' };
@@ -56,6 +58,7 @@ export function viewFromDetails(uploadID: string, details: UploadDetailsResponse
     demo: options.demo ?? false,
     local: false,
     hasConfidence: anyConfidence(source.frames),
+    engine: uploadData.ocrType,
   };
 }
 
@@ -140,9 +143,12 @@ export function viewFromLocal(record: LocalRecord): ResultsView {
     local: true,
     timeDecimals: clockDecimals(frames.map((f) => f.t)),
     hasConfidence: anyConfidence(frames),
+    engine: 'local',
   };
 }
 
-export const hasAnyText = (view: ResultsView) => view.frames.some((f) => f.text.length > 0 || f.detections.length > 0);
+/** What the reading found, counted from each frame's text (its blocks' text where the frame has no text of its own). */
+export const textFoundInView = (view: ResultsView): TextFound =>
+  textFoundIn(view.frames.map((f) => (f.text.trim() ? f.text : f.detections.map((d) => d.text).join(' '))));
 
 export { frameLabel, frameTime };

@@ -1,4 +1,4 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router-dom';
@@ -511,5 +511,67 @@ describe('upload wizard, steps 2 and 3', () => {
     await waitFor(() => expect(toasts()).toEqual(['The file could not be stored (status 500). Please try again.']));
     expect(calls.some((c) => c.path === '/api/uploadComplete')).toBe(false);
     expect(screen.getByRole('button', { name: 'Upload' })).toBeEnabled();
+  });
+});
+
+describe('upload wizard, step 3 when almost no text was read', () => {
+  type Processed = { textFound?: { frames: number; framesWithText: number; words: number }; charged?: { credits: number; framesRead: number } };
+
+  /** Uploads `files` and lets the server say processed with `outcome`; `cloud` makes the Cloud AI engine available. */
+  async function finish(files: File[], outcome: Processed, { cloud = false } = {}) {
+    serve({
+      ...(cloud ? { 'GET /api/config': () => json({ ...config, engines: config.engines.map((e) => (e.engine === 'cloud' ? { ...e, available: true, reason: null } : e)) }) } : {}),
+      'POST /api/getUploadURL': () => json({ urls: files.map((_, i) => `/files/f${i}`), uploadID: 'up-9', framesRequested: 120, maxFrames: 120, creditCost: 12 }),
+      'POST /api/uploadComplete': () => json({ data: { uploadID: 'up-9', status: 'uploaded' } }),
+      'GET /api/checkUploadStatus/up-9': () => json({ data: { uploadID: 'up-9', status: 'processed', framesDone: 120, framesTotal: 120, failureReason: null, ...outcome } }),
+    });
+    fakeXhr();
+    renderWizard();
+    await waitFor(() => expect(screen.getByLabelText('Engine')).toHaveValue(cloud ? 'cloud' : 'server'));
+    const user = userEvent.setup();
+    if (cloud) await user.selectOptions(screen.getByLabelText('Engine'), 'server');
+    await user.type(screen.getByLabelText('Upload name'), 'Meter');
+    await user.upload(screen.getByLabelText('Media files'), files);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Upload' })).toBeEnabled());
+    await user.click(screen.getByRole('button', { name: 'Upload' }));
+    return screen.findByRole('heading', { level: 2, name: /Your text is ready|No Text Results Found/ });
+  }
+
+  it('says No Text Results Found with what was read, the credits charged for the frames read, and what to try', async () => {
+    const heading = await finish([video('meter.mp4')], { textFound: { frames: 120, framesWithText: 1, words: 1 }, charged: { credits: 12, framesRead: 120 } });
+    expect(heading).toHaveTextContent('No Text Results Found');
+    expect(screen.queryByText('Your text is ready')).toBeNull();
+    expect(screen.getByText(/Text was found on 1 of 120 frames: 1 word in all\./)).toBeInTheDocument();
+    expect(screen.getByText(/12 credits were charged for the 120 frames read\. You pay for the frames that are read, whether or not they hold text/)).toBeInTheDocument();
+    const advice = within(screen.getByRole('heading', { name: 'What to try' }).parentElement!).getAllByRole('listitem').map((li) => li.textContent);
+    // Cloud AI is not offered by this server, so it is not suggested; a video can be cut at another interval.
+    expect(advice.some((a) => a?.includes('Cloud AI'))).toBe(false);
+    expect(advice.some((a) => a?.startsWith('Upload it again with a different frame interval'))).toBe(true);
+    expect(screen.getByRole('link', { name: 'support@frametext.app' })).toHaveAttribute('href', 'mailto:support@frametext.app');
+    expect(screen.getByRole('link', { name: 'Look at the frames' })).toHaveAttribute('href', '/view-upload/up-9');
+    expect(currentStep()).toBe('View');
+  });
+
+  it('says so for photos with no text at all, and suggests Cloud AI where it is offered but no interval', async () => {
+    await finish([photo('a.jpg'), photo('b.jpg')], { textFound: { frames: 2, framesWithText: 0, words: 0 }, charged: { credits: 1, framesRead: 2 } }, { cloud: true });
+    expect(screen.getByRole('heading', { level: 2, name: 'No Text Results Found' })).toBeInTheDocument();
+    expect(screen.getByText(/No text was found on any of the 2 frames\./)).toBeInTheDocument();
+    expect(screen.getByText(/1 credit was charged for the 2 frames read\./)).toBeInTheDocument();
+    const advice = within(screen.getByRole('heading', { name: 'What to try' }).parentElement!).getAllByRole('listitem').map((li) => li.textContent);
+    expect(advice.some((a) => a?.startsWith('Upload it again with the Cloud AI engine'))).toBe(true);
+    expect(advice.some((a) => a?.includes('frame interval'))).toBe(false);
+  });
+
+  it('says the text is ready at the rule\'s edges: text on 5 % of the frames, or 10 words', async () => {
+    expect(await finish([video()], { textFound: { frames: 120, framesWithText: 6, words: 6 }, charged: { credits: 12, framesRead: 120 } })).toHaveTextContent('Your text is ready');
+    cleanup();
+    expect(await finish([video()], { textFound: { frames: 120, framesWithText: 2, words: 10 }, charged: { credits: 12, framesRead: 120 } })).toHaveTextContent('Your text is ready');
+    cleanup();
+    expect(await finish([video()], { textFound: { frames: 120, framesWithText: 5, words: 9 }, charged: { credits: 12, framesRead: 120 } })).toHaveTextContent('No Text Results Found');
+  });
+
+  it('says the text is ready when the server does not say what was found', async () => {
+    expect(await finish([video()], {})).toHaveTextContent('Your text is ready');
+    expect(screen.getByRole('link', { name: 'View results' })).toHaveAttribute('href', '/view-upload/up-9');
   });
 });

@@ -25,4 +25,6 @@ export const uploadApi = api.injectEndpoints({
   }),
 });
 
+export type UploadStatus = UploadStatusResponse['data'];
+
 export const { useGetUploadURLMutation, useUploadCompleteMutation, useCheckUploadStatusQuery } = uploadApi;

@@ -122,6 +122,37 @@ describe('UploadsPage', () => {
     expect(names).toEqual(['dashcam.mp4', 'Charger video', 'Broken clip', 'Slides', 'Just sent']);
   });
 
+  it('shows each card\'s mode and frame count, and No text found where almost nothing was read', async () => {
+    vi.mocked(listLocalUploads).mockResolvedValue([
+      { ...upload('local-2', 'blank.mp4', 'processed'), isLocal: true, ocrType: 'local', textFound: { frames: 30, framesWithText: 0, words: 0 } },
+    ]);
+    serve({
+      'GET /api/getUploads': () =>
+        json({
+          data: {
+            uploads: [
+              { ...upload('m', 'Meter', 'processed', 1), textFound: { frames: 120, framesWithText: 1, words: 1 } },
+              { ...upload('c', 'Charger', 'processed', 2), textFound: { frames: 120, framesWithText: 6, words: 6 } },
+              { ...upload('s', 'Slides', 'processing', 3), mediaContent: 'presentation' },
+            ],
+          },
+        }),
+      'GET /api/getUserData': () => json(profile),
+    });
+    renderPage();
+    await screen.findByRole('button', { name: 'Meter' });
+
+    expect(within(card('Meter')).getByText('Numerical · 120 frames')).toBeInTheDocument();
+    expect(within(card('Meter')).getByText('No text found')).toBeInTheDocument();
+    expect(within(card('blank.mp4')).getByText('Numerical · 30 frames')).toBeInTheDocument();
+    expect(within(card('blank.mp4')).getByText('No text found')).toBeInTheDocument();
+    // Text on 5 % of the frames is text found; an upload still being read has no count yet.
+    expect(within(card('Charger')).getByText('Numerical · 120 frames')).toBeInTheDocument();
+    expect(within(card('Charger')).queryByText('No text found')).toBeNull();
+    expect(within(card('Slides')).getByText('Presentation')).toBeInTheDocument();
+    expect(within(card('Slides')).queryByText('No text found')).toBeNull();
+  });
+
   it('deletes the selected uploads after confirming: server ids by POST /deleteUploads, local ones from the browser', async () => {
     vi.mocked(listLocalUploads).mockResolvedValue([
       { id: 'local-9', uploadName: 'local run', uploadedAt: '2025-07-01T00:00:00.000Z', imageUrl: null, status: 'processed', mediaContent: 'numerical', isLocal: true, ocrType: 'local' },
@@ -146,6 +177,7 @@ describe('UploadsPage', () => {
     await user.click(screen.getByRole('button', { name: 'Delete Selected' }));
 
     const dialog = screen.getByRole('dialog', { name: 'Delete 3 uploads?' });
+    expect(within(dialog).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['First', 'Third', 'local run']);
     expect(server.count('POST', '/api/deleteUploads')).toBe(0);
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
 
@@ -164,7 +196,9 @@ describe('UploadsPage', () => {
     const user = userEvent.setup();
     await user.click(await screen.findByRole('checkbox', { name: 'Select Keep me' }));
     await user.click(screen.getByRole('button', { name: 'Delete Selected' }));
-    await user.click(within(screen.getByRole('dialog', { name: 'Delete 1 upload?' })).getByRole('button', { name: 'Cancel' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete “Keep me”?' });
+    expect(dialog).toHaveTextContent('“Keep me”, with its frames and results, will be removed for good.');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(server.count('POST', '/api/deleteUploads')).toBe(0);
     expect(screen.getByRole('checkbox', { name: 'Select Keep me' })).toBeChecked();

@@ -19,6 +19,8 @@ export const LIST_REFRESH_MS = 10_000;
 export const STILL_PROCESSING = 'Still processing.';
 
 const plural = (n: number) => (n === 1 ? '1 upload' : `${n} uploads`);
+/** The delete confirmation names at most this many uploads, then says how many more. */
+const NAMED_IN_CONFIRMATION = 10;
 const byNewest = (a: UploadListItem, b: UploadListItem) => b.uploadedAt.localeCompare(a.uploadedAt);
 
 export default function UploadsPage() {
@@ -103,6 +105,7 @@ export default function UploadsPage() {
     }
   }
 
+  const toDelete = uploads.filter((u) => selected.has(u.id));
   const loading = remote.isLoading || local.loading;
   const credits = profile.data?.credits;
 
@@ -174,15 +177,23 @@ export default function UploadsPage() {
 
       {confirming && (
         <ConfirmDialog
-          title={`Delete ${plural(selected.size)}?`}
+          title={toDelete.length === 1 ? `Delete “${toDelete[0]!.uploadName}”?` : `Delete ${plural(toDelete.length)}?`}
           confirmLabel="Delete"
           danger
           busy={deleting}
           onConfirm={() => void onDeleteConfirmed()}
           onCancel={() => setConfirming(false)}
         >
+          {toDelete.length > 1 && (
+            <ul>
+              {toDelete.slice(0, NAMED_IN_CONFIRMATION).map((u) => (
+                <li key={u.id}>{u.uploadName}</li>
+              ))}
+              {toDelete.length > NAMED_IN_CONFIRMATION && <li>and {plural(toDelete.length - NAMED_IN_CONFIRMATION)} more</li>}
+            </ul>
+          )}
           <p>
-            {selected.size === 1 ? 'The selected upload' : `The ${selected.size} selected uploads`}, their frames and their results will be removed for good.
+            {toDelete.length === 1 ? `“${toDelete[0]!.uploadName}”, with its frames and results,` : `These ${toDelete.length} uploads, with their frames and results,`} will be removed for good.
           </p>
         </ConfirmDialog>
       )}

@@ -1,4 +1,4 @@
-import type { UploadListItem } from '@frametext/contracts';
+import { textFoundIn, type UploadListItem } from '@frametext/contracts';
 import { deleteLocalRecords, listLocalRecords, type LocalRecord } from '../../lib/localRecords';
 
 /*
@@ -11,7 +11,7 @@ function toIso(value: string | number | undefined): string {
   return Number.isNaN(date.getTime()) ? new Date(0).toISOString() : date.toISOString();
 }
 
-/** A local record as an upload card: always processed and numerical (spec section 3). */
+/** A local record as an upload card: always processed and numerical (spec section 3), with what its reading found. */
 export function localRecordToItem(record: Pick<LocalRecord, 'id' | 'fileName' | 'uploadedAt' | 'data'>): UploadListItem {
   return {
     id: record.id,
@@ -22,6 +22,7 @@ export function localRecordToItem(record: Pick<LocalRecord, 'id' | 'fileName' | 
     mediaContent: 'numerical',
     isLocal: true,
     ocrType: 'local',
+    textFound: textFoundIn((record.data ?? []).map((frame) => frame.text ?? (frame.words ?? []).map((w) => w.text).join(' '))),
   };
 }
 

@@ -1,4 +1,4 @@
-import { creditCost, type EventData } from '@frametext/contracts';
+import { creditsCaptured, type EventData } from '@frametext/contracts';
 import type { Knex, Logger } from '@frametext/service-kit';
 import { ensureAccount, lockAccount } from '../data/accounts.js';
 import { forgetCancelledUploadsBefore, recordCancelledUpload } from '../data/cancelled-uploads.js';
@@ -34,7 +34,7 @@ export async function settleReservation(trx: Knex.Transaction, req: SettleReques
   if (r.status === 'settled') return { outcome: 'already-settled' };
   if (req.from && !req.from.includes(r.status)) return { outcome: 'skipped' };
 
-  const captured = Math.min(creditCost(req.framesCharged ?? 0, r.engine), r.creditsReserved);
+  const captured = creditsCaptured(req.framesCharged ?? 0, r.engine, r.creditsReserved);
   const released = r.creditsReserved - captured;
   await move(trx, { userId: r.userId, kind: 'capture', credits: captured, uploadId: r.uploadId });
   await move(trx, { userId: r.userId, kind: 'release', credits: released, uploadId: r.uploadId });

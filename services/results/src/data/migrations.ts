@@ -184,5 +184,15 @@ export const resultsMigrations: Migration[] = [
       });
     },
   },
+  {
+    // What a processed upload's reading found (contracts' textFoundIn), counted once when its results are saved, so
+    // the uploads list does not read every frame's text. Uploads processed before it have none.
+    name: '0009_results_text_found',
+    async up(db) {
+      await db.schema.alterTable('upload_results', (t) => {
+        t.jsonb('text_found').nullable();
+      });
+    },
+  },
 ];
 

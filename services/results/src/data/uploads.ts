@@ -1,4 +1,4 @@
-import type { Detection, EventData, MediaContent, UploadStatus } from '@frametext/contracts';
+import type { Detection, EventData, MediaContent, TextFound, UploadStatus } from '@frametext/contracts';
 import type { Knex } from '@frametext/service-kit';
 
 /** A row of `uploads`. Metadata columns stay null until upload.completed.v1 has been handled. */
@@ -201,13 +201,17 @@ export async function framesOf(db: Knex | Knex.Transaction, uploadId: string, fr
   return q;
 }
 
-export async function saveResults(trx: Knex.Transaction, row: Omit<ResultsRow, 'lines_by_frame' | 'max_values' | 'ocr_results'> & { lines_by_frame: unknown; max_values: unknown; ocr_results: unknown }): Promise<void> {
+export async function saveResults(
+  trx: Knex.Transaction,
+  row: Omit<ResultsRow, 'lines_by_frame' | 'max_values' | 'ocr_results'> & { lines_by_frame: unknown; max_values: unknown; ocr_results: unknown; text_found: TextFound },
+): Promise<void> {
   await trx('upload_results')
     .insert({
       ...row,
       lines_by_frame: JSON.stringify(row.lines_by_frame),
       max_values: JSON.stringify(row.max_values),
       ocr_results: JSON.stringify(row.ocr_results),
+      text_found: JSON.stringify(row.text_found),
     })
     .onConflict('upload_id')
     .merge();
@@ -238,17 +242,26 @@ export async function findResults(db: Knex, uploadId: string): Promise<ResultsRo
   return db<ResultsRow>('upload_results').where({ upload_id: uploadId }).first();
 }
 
+/** What a processed upload's reading found, or null while it has no results (or was processed before it was counted). */
+export async function textFoundOf(db: Knex, uploadId: string): Promise<TextFound | null> {
+  const row = await db('upload_results').where({ upload_id: uploadId }).first('text_found');
+  return (row?.text_found as TextFound | null | undefined) ?? null;
+}
+
 export interface UploadListRow extends UploadRow {
   first_thumbnail_key: string | null;
   first_object_key: string | null;
+  /** What its reading found, once the upload has results. */
+  text_found: TextFound | null;
 }
 
-/** A user's uploads, newest first, each with its first frame's image keys. */
+/** A user's uploads, newest first, each with its first frame's image keys and, once processed, what its reading found. */
 export async function listUploadsOf(db: Knex, userId: string): Promise<UploadListRow[]> {
   return db('uploads as u')
     .leftJoin('frames as f', (j) => j.on('f.upload_id', 'u.id').andOn('f.frame_index', db.raw('0')))
+    .leftJoin('upload_results as r', 'r.upload_id', 'u.id')
     .where('u.user_id', userId)
-    .select('u.*', 'f.thumbnail_key as first_thumbnail_key', 'f.object_key as first_object_key')
+    .select('u.*', 'f.thumbnail_key as first_thumbnail_key', 'f.object_key as first_object_key', 'r.text_found')
     .orderBy([
       { column: 'u.created_at', order: 'desc' },
       { column: 'u.id', order: 'asc' },

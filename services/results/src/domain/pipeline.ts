@@ -1,4 +1,4 @@
-import type { EventData } from '@frametext/contracts';
+import { textFoundIn, type EventData } from '@frametext/contracts';
 import { enqueueEvent, type HandlerContext } from '@frametext/service-kit';
 import { isDeletedUser } from '../data/deleted-users.js';
 import { isDeleted, purgeFailed } from '../data/purges.js';
@@ -130,6 +130,7 @@ async function finishIfComplete(ctx: ResultsContext, { trx, log, afterCommit }: 
     max_values: built.maxValues,
     ocr_results: built.ocrResults,
     results_key: resultsKey,
+    text_found: textFoundIn(built.ocrResults.map((r) => r.text ?? '')),
   });
   const stages = await markProcessed(trx, uploadId);
   afterCommit(async () => {

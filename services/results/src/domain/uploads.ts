@@ -1,5 +1,6 @@
 import {
   DEMO_UPLOAD_ID,
+  creditsCaptured,
   type Detection,
   type GetUploadsResponse,
   type Line,
@@ -13,7 +14,7 @@ import {
 } from '@frametext/contracts';
 import { AppError, conflict, notFound } from '@frametext/service-kit';
 import { wasDeletedBy } from '../data/deleted-uploads.js';
-import { countDoneFrames, countUploadsAhead, findResults, findUpload, framesOf, listUploadsOf, type UploadRow } from '../data/uploads.js';
+import { countDoneFrames, countReadFrames, countUploadsAhead, findResults, findUpload, framesOf, listUploadsOf, textFoundOf, type UploadRow } from '../data/uploads.js';
 import { uploadFolder, type ResultsContext } from './context.js';
 
 /** Who asks: a signed-in user, or anyone for the public demo. */
@@ -68,7 +69,18 @@ export async function uploadStatus(ctx: ResultsContext, caller: { userId: string
       framesTotal: upload.frames_total,
       uploadsAhead: waiting ? await countUploadsAhead(ctx.db, upload) : 0,
       failureReason: upload.status === 'failed' ? upload.failure_reason : null,
+      ...(upload.status === 'processed' ? await readingOutcome(ctx, upload) : {}),
     },
+  };
+}
+
+/** A processed upload's reading: what it found, and what it was charged (as billing captured it from upload.processed.v1). */
+async function readingOutcome(ctx: ResultsContext, upload: UploadRow): Promise<Pick<UploadStatusResponse['data'], 'textFound' | 'charged'>> {
+  const textFound = await textFoundOf(ctx.db, upload.id);
+  const framesRead = await countReadFrames(ctx.db, upload.id);
+  return {
+    ...(textFound ? { textFound } : {}),
+    ...(upload.engine && upload.credit_cost !== null ? { charged: { credits: creditsCaptured(framesRead, upload.engine, upload.credit_cost), framesRead } } : {}),
   };
 }
 
@@ -103,6 +115,7 @@ export async function listUploads(ctx: ResultsContext, userId: string): Promise<
         mediaContent: row.media_content ?? 'numerical',
         isLocal: false,
         ...(row.engine ? { ocrType: row.engine } : {}),
+        ...(row.status === 'processed' && row.text_found ? { textFound: row.text_found } : {}),
       };
     }),
   );

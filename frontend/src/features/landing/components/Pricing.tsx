@@ -1,5 +1,6 @@
 import { CREDIT_PACKS } from '@frametext/contracts/rules';
 import { enterpriseMailto, ENTERPRISE_SUBJECT } from '../../../lib/contact';
+import { CHARGE_RULE } from '../../../lib/credits/chargeRule';
 
 const dollars = (cents: number) => `$${(cents / 100).toFixed(cents % 100 === 0 ? 0 : 2)}`;
 
@@ -15,6 +16,7 @@ export function Pricing({ freeCredits }: { freeCredits: number | null }) {
         Credits never expire and work with every engine.
         {freeCredits !== null && <> Every new account gets {freeCredits} free credits to try FrameText on real media.</>}
       </p>
+      <p className="landing-section__lead">{CHARGE_RULE}</p>
       <ul className="landing-grid landing-grid--three">
         {CREDIT_PACKS.map((pack) => {
           const discount = discountPercent(pack.credits, pack.priceCents);

@@ -1,9 +1,10 @@
-import { Suspense, lazy, useEffect, useState, type ComponentType, type LazyExoticComponent } from 'react';
+import { Suspense, lazy, useEffect, useMemo, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { foundAlmostNoText } from '@frametext/contracts/rules';
 import { Modal } from '../../../components/Modal';
+import { NO_TEXT_TITLE, NoTextSupportLine, WhatToTry, textFoundSentence } from '../../../components/NoTextFound';
 import { Spinner } from '../../../components/Spinner';
-import { SUPPORT_EMAIL } from '../../../lib/contact';
-import { DEFAULT_VIEW, hasAnyText, type ResultsView, type ViewName } from '../model';
+import { DEFAULT_VIEW, textFoundInView, type ResultsView, type ViewName } from '../model';
 import { KeptWorkGate } from '../work/KeptWorkGate';
 import type { KeptWork } from '../work/useKeptWork';
 import { ViewHelp } from './ViewHelp';
@@ -50,7 +51,8 @@ function Detail({ label, value }: { label: string; value: string }) {
 
 /**
  * The results page around the views: back link, details cards, the "Which view should I use?" help, the tabs
- * (kept in the address as ?view=, so a reload or a shared link opens the same one), and the no-text modal.
+ * (kept in the address as ?view=, so a reload or a shared link opens the same one), and the no-text modal when
+ * almost no text was read (foundAlmostNoText), with a line that reopens it once closed.
  */
 export function ResultsShell({ view, back, only }: Props) {
   const navigate = useNavigate();
@@ -59,7 +61,9 @@ export function ResultsShell({ view, back, only }: Props) {
   const asked = params.get('view');
   const current: ViewName = only ?? (isViewName(asked) ? asked : DEFAULT_VIEW[view.mediaContent]);
   const [helpOpen, setHelpOpen] = useState(false);
-  const [noTextOpen, setNoTextOpen] = useState(() => !hasAnyText(view));
+  const found = useMemo(() => textFoundInView(view), [view]);
+  const almostNoText = foundAlmostNoText(found);
+  const [noTextOpen, setNoTextOpen] = useState(almostNoText);
   const { Component } = VIEWS[current];
   // The view's code loads while its kept work does (the view waits for both).
   useEffect(() => void VIEW_CHUNKS[current]().catch(() => undefined), [current]);
@@ -93,6 +97,15 @@ export function ResultsShell({ view, back, only }: Props) {
         <Detail label="Format" value={view.format} />
         <Detail label="Frames" value={String(view.frames.length)} />
       </dl>
+
+      {almostNoText && !noTextOpen && (
+        <p className="alert alert--info" role="status">
+          {textFoundSentence(found)}{' '}
+          <button type="button" className="btn btn--ghost btn--sm" onClick={() => setNoTextOpen(true)}>
+            What to try
+          </button>
+        </p>
+      )}
 
       {!only && (
         <div className="results-tabs" role="tablist" aria-label="Results views">
@@ -138,18 +151,23 @@ export function ResultsShell({ view, back, only }: Props) {
 
       {noTextOpen && (
         <Modal
-          title="No Text Results Found"
+          title={NO_TEXT_TITLE}
           onClose={() => setNoTextOpen(false)}
           footer={
-            <button type="button" className="btn btn--primary" onClick={() => navigate(back.to)}>
-              {back.label}
-            </button>
+            <>
+              <button type="button" className="btn btn--secondary" onClick={() => setNoTextOpen(false)}>
+                Look at the frames
+              </button>
+              <button type="button" className="btn btn--primary" onClick={() => navigate(back.to)}>
+                {back.label}
+              </button>
+            </>
           }
         >
           <p>Your media does not appear to contain any text.</p>
-          <p className="muted">
-            If you think it does, write to <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a> and we will take a look.
-          </p>
+          <p>{textFoundSentence(found)}</p>
+          <WhatToTry engine={view.engine ?? null} isVideo={view.format === 'Video'} />
+          <NoTextSupportLine />
         </Modal>
       )}
     </div>

@@ -1,14 +1,15 @@
 import { useEffect, useState } from 'react';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { errorMessage } from '../../../lib/api';
-import { useCheckUploadStatusQuery } from '../api';
+import { useCheckUploadStatusQuery, type UploadStatus } from '../api';
 import type { StartedUpload } from '../hooks/useUploadTransfer';
 import { ProgressBar } from '../../../components/ProgressBar';
 
 interface ProcessingStepProps {
   upload: StartedUpload;
   pollMs: number;
-  onProcessed: () => void;
+  /** The status that said processed: what the reading found and what it was charged. */
+  onProcessed: (status: UploadStatus) => void;
   onStartOver: () => void;
 }
 
@@ -49,8 +50,8 @@ export function ProcessingStep({ upload, pollMs, onProcessed, onStartOver }: Pro
   if (!settled && (status === 'processed' || status === 'failed')) setSettled(true);
 
   useEffect(() => {
-    if (status === 'processed') onProcessed();
-  }, [status, onProcessed]);
+    if (data?.status === 'processed') onProcessed(data);
+  }, [data, onProcessed]);
 
   if (status === 'failed') {
     return (

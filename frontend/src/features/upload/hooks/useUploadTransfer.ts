@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { GetUploadUrlRequest, GetUploadUrlResponse } from '@frametext/contracts';
+import type { GetUploadUrlRequest, GetUploadUrlResponse, ServerEngine } from '@frametext/contracts';
 import { useAppDispatch } from '../../../lib/store';
 import { toastShown } from '../../../lib/ui';
 import { api, errorCode, errorMessage } from '../../../lib/api';
@@ -17,6 +17,9 @@ export interface TransferProgress {
 export interface StartedUpload {
   uploadID: string;
   quote: Pick<GetUploadUrlResponse, 'framesRequested' | 'maxFrames' | 'creditCost'>;
+  /** How it is read: the engine, and whether frames are cut from a video (the advice after a reading with no text). */
+  engine: ServerEngine;
+  isVideo: boolean;
 }
 
 const isAbort = (e: unknown) => e instanceof DOMException && e.name === 'AbortError';
@@ -85,7 +88,12 @@ export function useUploadTransfer(onStarted: (upload: StartedUpload) => void) {
       if (controller.signal.aborted) return setPhase('idle');
       abortRef.current = null;
       setPhase('idle');
-      onStarted({ uploadID: answer.uploadID, quote: { framesRequested: answer.framesRequested, maxFrames: answer.maxFrames, creditCost: answer.creditCost } });
+      onStarted({
+        uploadID: answer.uploadID,
+        quote: { framesRequested: answer.framesRequested, maxFrames: answer.maxFrames, creditCost: answer.creditCost },
+        engine: request.ocrType ?? 'cloud',
+        isVideo: request.kind !== 'photos',
+      });
     },
     [dispatch, getUploadURL, uploadComplete, onStarted],
   );

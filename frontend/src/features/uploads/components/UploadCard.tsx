@@ -1,6 +1,15 @@
 import type { UploadListItem } from '@frametext/contracts';
+import { foundAlmostNoText, type MediaContent } from '@frametext/contracts/rules';
 import { Skeleton } from '../../../components/Skeleton';
 import { badgeFor, formatUploadDate } from '../hooks';
+
+const MODE_LABELS: Record<MediaContent, string> = { numerical: 'Numerical', captions: 'Captions', presentation: 'Presentation', scroll: 'Scroll' };
+
+/** "Numerical · 120 frames": the mode, and the frame count once the upload is read. */
+function modeAndFrames({ mediaContent, textFound }: UploadListItem): string {
+  const mode = MODE_LABELS[mediaContent];
+  return textFound ? `${mode} · ${textFound.frames} ${textFound.frames === 1 ? 'frame' : 'frames'}` : mode;
+}
 
 interface Props {
   upload: UploadListItem;
@@ -31,7 +40,9 @@ export function UploadCard({ upload, selected, busy, onToggle, onOpen }: Props) 
           </time>
           {upload.isLocal && <span className="badge">Local</span>}
           {badge && <span className={`badge ${badge.kind === 'failed' ? 'badge--danger' : 'badge--warning'}`}>{badge.text}</span>}
+          {upload.textFound && foundAlmostNoText(upload.textFound) && <span className="badge badge--info">No text found</span>}
         </div>
+        <p className="muted small upload-card__mode">{modeAndFrames(upload)}</p>
       </div>
       <input className="upload-card__select" type="checkbox" checked={selected} onChange={() => onToggle(upload.id)} aria-label={`Select ${upload.uploadName}`} />
     </li>

@@ -274,9 +274,19 @@ describe('NumericalView', () => {
     expect(screen.getByRole('dialog', { name: 'How to use the Numerical Tab' })).toBeInTheDocument();
   });
 
-  it('opens the how-to by itself in the demo, and shows the loading notice while the frame\'s image loads', () => {
+  it('in the demo, opens the how-to by itself on the first visit only, and shows the loading notice while the frame\'s image loads', async () => {
+    localStorage.removeItem(KEYS.viewedHowTo);
+    const { unmount } = render(
+      <Provider store={makeStore()}>
+        <NumericalView view={chargerView(2, { demo: true })} />
+      </Provider>,
+    );
+    await userEvent.setup().click(within(screen.getByRole('dialog', { name: 'How to use the Numerical Tab' })).getByRole('button', { name: 'Got it!' }));
+    unmount();
+
     renderView(chargerView(2, { demo: true }));
-    expect(screen.getByRole('dialog', { name: 'How to use the Numerical Tab' })).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'How to use the Numerical Tab' })).toBeInTheDocument();
     expect(screen.getByText('Loading Image')).toBeInTheDocument();
     expect(screen.getByText('This could take a while for 100+ images')).toBeInTheDocument();
   });
@@ -369,6 +379,23 @@ describe('NumericalView', () => {
     await user.click(screen.getByRole('button', { name: 'Export as csv' }));
     const csv = (await saved.at(-1)!.text).split('\r\n');
     expect(csv.slice(1, 9).map((row) => row.split(',')[2])).toEqual(['37.0', '37.1', '37.1', '37.2', '37.2', '37.2', '37.3', '37.3']);
+  });
+
+  it('says no text was found on a frame with no boxes, instead of asking for a click on one', async () => {
+    renderView(viewOf('Meter', [[], [], [line('88.8', 80, 180, 200)]]));
+    expect(screen.queryByText(/Click a box/)).toBeNull();
+    expect(within(selectedTable()).getByText('No blocks selected yet, and no text was found on this frame to pick from.')).toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Find the numbers' }));
+    expect(findResult()).toHaveTextContent(
+      'No numbers that change over the video were found, and no text was found on this frame: move to a frame with text to pick a block yourself.',
+    );
+    expect(screen.queryByText(/Click a box/)).toBeNull();
+  });
+
+  it('points to what to try when no frame has any text', async () => {
+    renderView(viewOf('Blank', [[], []]));
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Find the numbers' }));
+    expect(findResult()).toHaveTextContent('No text was found on any frame, so there are no numbers to find. See “What to try” above.');
   });
 
   it('says so when no number changes', async () => {

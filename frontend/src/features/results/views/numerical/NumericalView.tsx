@@ -4,14 +4,14 @@ import { Spinner } from '../../../../components/Spinner';
 import { FrameSlider, LIVE_SLIDER_LIMIT } from '../../components/FrameSlider';
 import { FrameStage } from '../../components/FrameStage';
 import type { ViewProps } from '../../components/ResultsShell';
-import { frameLabel } from '../../model';
+import { frameLabel, textFoundInView } from '../../model';
 import { useReportWork } from '../../work/useKeptWork';
 import { BlockBoxes, type FrameBox } from './BlockBoxes';
 import { BlockEditor } from './BlockEditor';
 import { downloadFile } from '../../../../lib/download';
 import { FrameBlocksList } from './FrameBlocksList';
 import { ExportTable } from './ExportTable';
-import { FindNumbers } from './FindNumbers';
+import { FindNumbers, nothingToPickMessage } from './FindNumbers';
 import { HowToModal, HOW_TO_TITLE, howToOpensByItself } from './HowToModal';
 import { restoreNumericalWork } from './keptWork';
 import { SelectedBlocksTable } from './SelectedBlocksTable';
@@ -34,7 +34,7 @@ export default function NumericalView({ view, work }: ViewProps) {
   const [index, setIndex] = useState(0);
   const [settings, setSettings] = useState<TrackingSettings>(() => restored?.tracking ?? { ...DEFAULT_TRACKING_SETTINGS });
   const [selection, select] = useReducer(selectionReducer, restored?.selection ?? emptySelection);
-  const [howToOpen, setHowToOpen] = useState(() => howToOpensByItself(view.demo));
+  const [howToOpen, setHowToOpen] = useState(howToOpensByItself);
   const [highlight, setHighlight] = useState<number | null>(null);
   // Values typed over the OCR's readings, by series uniqueID and frame index (plain JSON: see text-analysis' numerical-corrections.ts).
   const [corrections, correct] = useReducer(correctionsReducer, restored?.corrections ?? noCorrections);
@@ -97,7 +97,8 @@ export default function NumericalView({ view, work }: ViewProps) {
   const findNumbers = () => {
     const outcome = findNewSeries(detections, tracking.tracks, tracks, rows.map((r) => ({ block: r.block, name: r.values.name })));
     if (outcome.series.length > 0) select({ type: 'found', series: outcome.series });
-    setFound(outcome.message);
+    const nothingToClick = outcome.series.length === 0 && rows.length === 0 && boxes.length === 0;
+    setFound(nothingToClick ? nothingToPickMessage(textFoundInView(view)) : outcome.message);
   };
 
   const changeTracking = useCallback((next: TrackingSettings) => {
@@ -114,7 +115,7 @@ export default function NumericalView({ view, work }: ViewProps) {
   return (
     <div className="numerical">
       <div className="numerical__bar">
-        <p className="muted small">Click a box to follow its text across frames as a series.</p>
+        <p className="muted small">{boxes.length > 0 ? 'Click a box to follow its text across frames as a series.' : 'No text was found on this frame: move to a frame with text to pick a block.'}</p>
         <button type="button" className="btn btn--secondary btn--icon numerical__help" aria-label={HOW_TO_TITLE} title={HOW_TO_TITLE} onClick={() => setHowToOpen(true)}>
           ?
         </button>
@@ -139,6 +140,7 @@ export default function NumericalView({ view, work }: ViewProps) {
           <SelectedBlocksTable
             rows={rows}
             frameCount={view.frames.length}
+            boxesOnFrame={boxes.length}
             detections={frame.detections}
             currentFrame={index}
             editing={selection.editing}

@@ -5,6 +5,8 @@ interface Props {
   /** Top of the screen first, as export.csv's columns. */
   rows: readonly BlockSeries[];
   frameCount: number;
+  /** Boxes the person can click on the current frame (none: the table does not ask for a click). */
+  boxesOnFrame: number;
   /** The current frame's detections. */
   detections: readonly Detection[];
   currentFrame: number;
@@ -20,12 +22,16 @@ interface Props {
  * (Remove only while unlocked). Where the table's box is narrow (the side column at 1366 px, a phone) each row is
  * laid out as a card, each cell under its column's name, so nothing sits past the right edge.
  */
-export function SelectedBlocksTable({ rows, frameCount, detections, currentFrame, editing, onEdit, onLock, onUnlock, onRemove }: Props) {
+export function SelectedBlocksTable({ rows, frameCount, boxesOnFrame, detections, currentFrame, editing, onEdit, onLock, onUnlock, onRemove }: Props) {
   return (
     <section className="card numerical-selected" aria-labelledby="numerical-selected-title">
       <h2 id="numerical-selected-title">Selected Blocks</h2>
       {rows.length === 0 ? (
-        <p className="muted">No blocks selected yet. Click a box on the frame (or Tab to it and press Enter) to follow its text as a series.</p>
+        <p className="muted">
+          {boxesOnFrame > 0
+            ? 'No blocks selected yet. Click a box on the frame (or Tab to it and press Enter) to follow its text as a series.'
+            : 'No blocks selected yet, and no text was found on this frame to pick from.'}
+        </p>
       ) : (
         <div className="table-wrap numerical-selected__wrap">
           <table className="table numerical-selected__table">
