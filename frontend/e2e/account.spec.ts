@@ -20,9 +20,9 @@ test('a wrong password shows the spec message and offers the reset; the mailed l
   await logIn(page, email, 'not-my-password-1');
   await expect(page.getByText('Invalid email or password.')).toBeVisible();
   await shot(page, 'login-error');
-  // The form switched to forgot-password mode: no password field, a Reset Password button.
-  await expect(page.getByRole('button', { name: 'Reset Password' })).toBeVisible();
-  await expect(page.getByLabel('Password', { exact: true })).toHaveCount(0);
+  // The log-in form stays, its password cleared for another try, and the message offers a reset.
+  await expect(page.getByLabel('Password', { exact: true })).toHaveValue('');
+  await page.getByRole('button', { name: 'Reset your password' }).click();
   await page.getByRole('button', { name: 'Reset Password' }).click();
   await expect(page.getByText('Password reset link sent to your email.')).toBeVisible();
 

@@ -46,9 +46,14 @@ test('every signed-in page fits a phone in both themes', async ({ page }) => {
       await looksRightAtPhoneWidth(page, path, `phone-${theme}-${name}`);
     }
   }
-  // The site links fold into a menu button at this width.
-  await page.getByRole('button', { name: 'Show site links' }).click();
-  await expect(page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Blog' })).toBeVisible();
+  // One menu at this width: the site links are in the Menu, with no ☰ beside it.
+  await expect(page.getByRole('button', { name: 'Show site links' })).toHaveCount(0);
+  await expect(page.getByRole('navigation', { name: 'Site' })).toBeHidden();
+  const menu = page.getByRole('button', { name: 'Menu' });
+  await menu.click();
+  const panel = page.locator(`[id="${await menu.getAttribute('aria-controls')}"]`);
+  await expect(panel.getByRole('link', { name: 'Blog' })).toBeVisible();
+  await expect(panel.getByRole('link', { name: 'Account' })).toBeVisible();
   await shot(page, 'phone-dark-site-menu');
 });
 

@@ -37,6 +37,10 @@ test('a person adds a webhook, keeps its secret, sends a signed test event and s
   await section.getByLabel('Endpoint URL').fill('https://10.0.0.7/hooks');
   await section.getByRole('button', { name: 'Add webhook' }).click();
   await expect(section.getByRole('alert')).toContainText('private or reserved address');
+  // A half-typed address is refused in a sentence, with no field name in front.
+  await section.getByLabel('Endpoint URL').fill('example.com/hooks');
+  await section.getByRole('button', { name: 'Add webhook' }).click();
+  await expect(section.getByRole('alert')).toHaveText('The address must be a full URL, such as https://example.com/frametext.');
 
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/frametext`;
   await section.getByLabel('Endpoint URL').fill(url);

@@ -47,6 +47,16 @@ function localPurchases(env) {
   return { SIMULATED_CHECKOUT: 'true' };
 }
 
+/**
+ * On a local install (`npm start` only) a webhook may point at this machine (localhost, 127.0.0.1, [::1]), over http
+ * too, so a receiver of one's own can try it. Compose, Kubernetes and the test stacks never set this: there every
+ * webhook is HTTPS to a public address. A WEBHOOK_LOCAL_HOSTS of one's own, even empty, wins.
+ */
+export function localWebhookHosts(env = process.env) {
+  if (env.WEBHOOK_LOCAL_HOSTS !== undefined) return {};
+  return { WEBHOOK_LOCAL_HOSTS: 'localhost,127.0.0.1,[::1]' };
+}
+
 const LEVELS = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
 const COLORS = { warn: 33, error: 31, fatal: 31 };
 

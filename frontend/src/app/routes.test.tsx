@@ -1,4 +1,5 @@
 import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { RouterProvider, createMemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -40,5 +41,18 @@ describe('route guards', () => {
     const router = renderAt('/no/such/page', true);
     await screen.findByRole('heading', { level: 1 });
     expect(router.state.location.pathname).toBe('/');
+  });
+});
+
+describe('links between pages', () => {
+  it.each([
+    ['/', 'Sign up for free'],
+    ['/demo', 'Sign up for free'],
+  ])('on %s, "%s" opens the log-in page on its Sign Up tab', async (path, link) => {
+    const router = renderAt(path, false);
+    await userEvent.setup().click(await screen.findByRole('link', { name: link }));
+    expect(await screen.findByRole('form', { name: 'Sign up form' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sign Up', pressed: true })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
   });
 });

@@ -15,13 +15,14 @@ export const WEBHOOK_SIGNATURE_HEADER = 'FrameText-Signature';
 export const WEBHOOK_EVENT_TYPES = ['upload.processed', 'upload.failed', 'webhook.test'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
+/** Its messages are sentences a person reads on the Account page as they are (results names no field in front). */
 export const createWebhookRequestSchema = z.object({
   url: z
-    .string({ error: 'url is required' })
+    .string({ error: 'Enter the address your events should go to, such as https://example.com/frametext.' })
     .trim()
-    .min(1, 'url is required')
-    .max(2048, 'url is at most 2048 characters')
-    .url('url must be a full URL such as https://example.com/frametext'),
+    .min(1, 'Enter the address your events should go to, such as https://example.com/frametext.')
+    .max(2048, 'The address is too long: at most 2048 characters.')
+    .url('The address must be a full URL, such as https://example.com/frametext.'),
 });
 export type CreateWebhookRequest = z.infer<typeof createWebhookRequestSchema>;
 

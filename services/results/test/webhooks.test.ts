@@ -70,6 +70,17 @@ describe('registering a webhook', () => {
     expect(res.body.error.message).toContain(reason);
   });
 
+  it.each([
+    ['not a url', 'The address must be a full URL, such as https://example.com/frametext.'],
+    ['   ', 'Enter the address your events should go to, such as https://example.com/frametext.'],
+    [42, 'Enter the address your events should go to, such as https://example.com/frametext.'],
+    ['http://example.com/hook', 'The address must start with https://.'],
+  ])('says why %s is refused in a sentence, with no field name in front', async (url, sentence) => {
+    const res = await results.post('/api/webhooks', { url }, newUser());
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toBe(sentence);
+  });
+
   // Issue 29: each IPv6 form that carries an IPv4 address, written in the URL, is judged by that IPv4 address.
   it.each([
     ['IPv4-compatible', 'https://[::127.0.0.1]/hook', '(::7f00:1, which carries 127.0.0.1)'],
@@ -92,7 +103,7 @@ describe('registering a webhook', () => {
     dns.script('two-faced.test', [PUBLIC, '::ffff:127.0.0.1']);
     const res = await results.post('/api/webhooks', { url: 'https://two-faced.test/hook' }, newUser());
     expect(res.status).toBe(400);
-    expect(res.body.error.message).toBe('two-faced.test points at a private or reserved address (::ffff:127.0.0.1, which carries 127.0.0.1); webhooks go to public addresses only');
+    expect(res.body.error.message).toBe('two-faced.test points at a private or reserved address (::ffff:127.0.0.1, which carries 127.0.0.1); webhooks go to public addresses only.');
   });
 
   it('allows a few webhooks per person, and needs a signed-in person', async () => {
@@ -217,7 +228,7 @@ describe('delivering events', () => {
         status: 'pending',
         responseStatus: null,
         // (Refused for its scheme first: plain http is for the local hosts only.)
-        responseExcerpt: 'not sent: url must start with https://',
+        responseExcerpt: 'not sent: The address must start with https://.',
       });
     } finally {
       await receiver.close();
@@ -255,7 +266,7 @@ describe('delivering events', () => {
       expect((await results.get('/api/webhooks', user)).body.deliveries[0]).toMatchObject({
         status: 'pending',
         responseStatus: null,
-        responseExcerpt: 'not sent: rebound.test points at a private or reserved address (127.0.0.1); webhooks go to public addresses only',
+        responseExcerpt: 'not sent: rebound.test points at a private or reserved address (127.0.0.1); webhooks go to public addresses only.',
       });
     } finally {
       await receiver.close();

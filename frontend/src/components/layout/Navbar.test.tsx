@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { persistAndSync } from '../../lib/store';
@@ -40,6 +40,23 @@ describe('Navbar', () => {
     await user.click(screen.getByRole('link', { name: 'Uploads' }));
     expect(router.state.location.pathname).toBe('/uploads');
     expect(screen.queryByRole('link', { name: 'New Upload' })).not.toBeInTheDocument();
+  });
+
+  it('gives a signed-in user one menu: no ☰ button, and the Menu holds the site links too (shown on a phone)', async () => {
+    const user = userEvent.setup();
+    mockApi({});
+    renderApp('/uploads', { session: testSession });
+    expect(screen.queryByRole('button', { name: 'Show site links' })).not.toBeInTheDocument();
+    const menu = screen.getByRole('button', { name: 'Menu' });
+    await user.click(menu);
+    const panel = document.getElementById(menu.getAttribute('aria-controls')!)!;
+    const hrefs = Object.fromEntries(['Blog', 'About', 'Privacy', 'Terms'].map((name) => [name, within(panel).getByRole('link', { name }).getAttribute('href')]));
+    expect(hrefs).toEqual({ Blog: '/blog', About: '/about', Privacy: '/privacy-policy', Terms: '/terms' });
+  });
+
+  it('gives a signed-out visitor the ☰ button for the site links', () => {
+    renderApp('/');
+    expect(screen.getByRole('button', { name: 'Show site links' })).toHaveAttribute('aria-controls', 'site-links');
   });
 
   it('logs out with the refresh token, forgets the session and goes home', async () => {

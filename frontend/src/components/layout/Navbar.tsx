@@ -7,6 +7,12 @@ import { useSession } from '../../lib/auth/hooks';
 import { useDisclosure } from './useDisclosure';
 import './navbar.css';
 
+const SITE_LINKS = [
+  { to: '/blog', label: 'Blog' },
+  { to: '/about', label: 'About' },
+  { to: '/privacy-policy', label: 'Privacy' },
+] as const;
+
 const SIGNED_IN_LINKS = [
   { to: '/upload', label: 'New Upload' },
   { to: '/local', label: 'Local Upload' },
@@ -68,6 +74,14 @@ function UserMenu() {
             {l.label}
           </Link>
         ))}
+        {/* On a phone this is the only menu: it holds the site links too (shown below 48rem only, see navbar.css). */}
+        <div className="navbar__site-items">
+          {[...SITE_LINKS, { to: '/terms', label: 'Terms' }].map((l) => (
+            <Link key={l.to} to={l.to} className="navbar__item" onClick={close}>
+              {l.label}
+            </Link>
+          ))}
+        </div>
         <button type="button" className="navbar__item navbar__item--button" onClick={onLogout} disabled={busy}>
           Logout
         </button>
@@ -91,27 +105,26 @@ export function Navbar() {
           </span>
           FrameText
         </Link>
-        <button
-          ref={siteButtonRef}
-          type="button"
-          className="btn btn--ghost btn--icon navbar__burger"
-          aria-expanded={siteOpen}
-          aria-controls="site-links"
-          aria-label={siteOpen ? 'Hide site links' : 'Show site links'}
-          onClick={toggleSite}
-        >
-          <span aria-hidden="true">☰</span>
-        </button>
+        {/* One menu on a phone: signed out, the site links fold under ☰; signed in, they are in the Menu. */}
+        {!session && (
+          <button
+            ref={siteButtonRef}
+            type="button"
+            className="btn btn--ghost btn--icon navbar__burger"
+            aria-expanded={siteOpen}
+            aria-controls="site-links"
+            aria-label={siteOpen ? 'Hide site links' : 'Show site links'}
+            onClick={toggleSite}
+          >
+            <span aria-hidden="true">☰</span>
+          </button>
+        )}
         <nav ref={sitePanelRef} id="site-links" aria-label="Site" className={siteOpen ? 'navbar__links navbar__links--open' : 'navbar__links'}>
-          <NavLink to="/blog" className="navbar__link">
-            Blog
-          </NavLink>
-          <NavLink to="/about" className="navbar__link">
-            About
-          </NavLink>
-          <NavLink to="/privacy-policy" className="navbar__link">
-            Privacy
-          </NavLink>
+          {SITE_LINKS.map((l) => (
+            <NavLink key={l.to} to={l.to} className="navbar__link">
+              {l.label}
+            </NavLink>
+          ))}
           <TermsMenu />
         </nav>
         <div className="navbar__actions">

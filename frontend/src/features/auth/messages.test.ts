@@ -8,26 +8,26 @@ describe('the sign-in message table', () => {
     ['auth/weak-password', 'Password is too weak. Please use a stronger password.'],
     ['auth/user-disabled', 'Your account has been disabled.'],
   ])('%s says "%s" and keeps the form as it is', (code, message) => {
-    expect(signInMessage(code, 'whatever the server said')).toEqual({ message, forgotMode: false });
+    expect(signInMessage(code, 'whatever the server said')).toEqual({ message, offerReset: false });
   });
 
   it.each(['auth/user-not-found', 'auth/invalid-credential', 'auth/wrong-password', 'auth/missing-password', 'auth/too-many-requests'])(
-    '%s says "Invalid email or password." and switches to forgot-password mode',
+    '%s says "Invalid email or password." and offers a password reset',
     (code) => {
-      expect(signInMessage(code, 'Too many attempts, wait 15 minutes.')).toEqual({ message: 'Invalid email or password.', forgotMode: true });
+      expect(signInMessage(code, 'Too many attempts, wait 15 minutes.')).toEqual({ message: 'Invalid email or password.', offerReset: true });
     },
   );
 
   it('passes any other server message on after "An error occurred: "', () => {
     expect(signInMessage('auth/oauth-failed', 'Google sign-in was cancelled or refused. Please try again.')).toEqual({
       message: 'An error occurred: Google sign-in was cancelled or refused. Please try again.',
-      forgotMode: false,
+      offerReset: false,
     });
-    expect(signInMessage(undefined, 'Cannot reach FrameText.')).toEqual({ message: 'An error occurred: Cannot reach FrameText.', forgotMode: false });
+    expect(signInMessage(undefined, 'Cannot reach FrameText.')).toEqual({ message: 'An error occurred: Cannot reach FrameText.', offerReset: false });
   });
 
   it('falls back to the default sentence when there is no message at all', () => {
-    expect(signInMessage(undefined, undefined)).toEqual({ message: DEFAULT_AUTH_ERROR, forgotMode: false });
-    expect(signInMessage('auth/something-new', '')).toEqual({ message: 'An error occurred during authentication.', forgotMode: false });
+    expect(signInMessage(undefined, undefined)).toEqual({ message: DEFAULT_AUTH_ERROR, offerReset: false });
+    expect(signInMessage('auth/something-new', '')).toEqual({ message: 'An error occurred during authentication.', offerReset: false });
   });
 });

@@ -15,20 +15,20 @@ const BY_CODE: Record<string, string> = {
   'auth/user-disabled': 'Your account has been disabled.',
 };
 
-/** Errors after which the form switches to forgot-password mode: the person may not remember the password. */
-const TO_FORGOT_MODE = new Set(['auth/user-not-found', 'auth/invalid-credential', 'auth/wrong-password', 'auth/missing-password', 'auth/too-many-requests']);
+/** Errors after which the form clears the password and offers a reset: the person may not remember it. */
+const OFFER_RESET = new Set(['auth/user-not-found', 'auth/invalid-credential', 'auth/wrong-password', 'auth/missing-password', 'auth/too-many-requests']);
 
 export interface SignInMessage {
   message: string;
-  /** Switch the form to forgot-password mode. */
-  forgotMode: boolean;
+  /** Clear the password and offer to reset it (the form keeps its mode so the person can try again). */
+  offerReset: boolean;
 }
 
 /** What to tell a person after a failed sign-in, from the server's error code and message. */
 export function signInMessage(code: string | undefined, serverMessage: string | undefined): SignInMessage {
-  if (code && TO_FORGOT_MODE.has(code)) return { message: INVALID_CREDENTIALS, forgotMode: true };
+  if (code && OFFER_RESET.has(code)) return { message: INVALID_CREDENTIALS, offerReset: true };
   const known = code ? BY_CODE[code] : undefined;
-  if (known) return { message: known, forgotMode: false };
-  if (serverMessage) return { message: `An error occurred: ${serverMessage}`, forgotMode: false };
-  return { message: DEFAULT_AUTH_ERROR, forgotMode: false };
+  if (known) return { message: known, offerReset: false };
+  if (serverMessage) return { message: `An error occurred: ${serverMessage}`, offerReset: false };
+  return { message: DEFAULT_AUTH_ERROR, offerReset: false };
 }

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useSession } from '../../lib/auth/hooks';
+import { SIGN_UP_PATH } from '../../lib/auth/paths';
 import { PostBody } from './components/PostBody';
 import { PostDate } from './components/PostDate';
 import { PostPicture } from './components/PostPicture';
@@ -55,7 +56,7 @@ export default function BlogPostPage() {
             </>
           ) : (
             <>
-              Want to try it on your own media? <Link to="/demo">Open the demo</Link> or <Link to="/login">create a free account</Link>.
+              Want to try it on your own media? <Link to="/demo">Open the demo</Link> or <Link to={SIGN_UP_PATH}>create a free account</Link>.
             </>
           )}
         </p>

@@ -59,7 +59,7 @@ describe('LandingPage', () => {
     serveConfig(config(20)).release();
     renderLanding(false);
     expect(screen.getByRole('heading', { level: 1 })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Sign up for free' })).toHaveAttribute('href', '/login');
+    expect(screen.getByRole('link', { name: 'Sign up for free' })).toHaveAttribute('href', '/login?mode=signup');
     expect(screen.queryByRole('link', { name: 'Go to Dashboard' })).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Try the demo' })).toHaveAttribute('href', '/demo');
     expect(screen.getByRole('link', { name: 'Start Textracting' })).toHaveAttribute('href', '/login');

@@ -28,7 +28,7 @@ describe('DemoPage', () => {
     expect(await screen.findByRole('heading', { name: 'Demo: charger screen', level: 1 })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Numerical' })).toHaveAttribute('aria-selected', 'true');
     expect(screen.getByRole('complementary', { name: 'About this demo' })).toHaveTextContent('This is the demo.');
-    expect(screen.getByRole('link', { name: 'Sign up for free' })).toHaveAttribute('href', '/login');
+    expect(screen.getByRole('link', { name: 'Sign up for free' })).toHaveAttribute('href', '/login?mode=signup');
     expect(requests.map((r) => new URL(r.url).pathname)).toEqual(['/api/getUploadDetails/demo']);
     expect(requests[0]!.headers.get('authorization')).toBeNull();
   });

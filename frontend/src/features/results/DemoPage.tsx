@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { errorMessage } from '../../lib/api';
 import { useSession } from '../../lib/auth/hooks';
+import { SIGN_UP_PATH } from '../../lib/auth/paths';
 import { useGetUploadDetailsQuery } from './api';
 import { ResultsLoading } from './components/LoadStates';
 import { ResultsShell } from './components/ResultsShell';
@@ -30,7 +31,7 @@ export default function DemoPage() {
             Go to Dashboard
           </Link>
         ) : (
-          <Link className="btn btn--primary btn--sm" to="/login">
+          <Link className="btn btn--primary btn--sm" to={SIGN_UP_PATH}>
             Sign up for free
           </Link>
         )}

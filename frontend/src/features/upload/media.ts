@@ -8,11 +8,29 @@ export const VIDEO_METADATA_TIMEOUT_MS = 10_000;
 
 export class VideoDurationError extends Error {}
 
+/** Said of a file whose name says video but whose bytes are not an MP4 or QuickTime file (a renamed .txt, say). */
+export const NOT_A_VIDEO =
+  'This file is not a video your browser can read: its contents are not MP4 or QuickTime (.mov), whatever its name says. Choose the original video file, or save the recording again as .mp4.';
+
+/**
+ * MP4 and QuickTime files are a series of boxes: a 4-byte size, then a 4-letter type. A real one opens with one
+ * of these types (ftyp in every modern file; the others in older QuickTime files).
+ */
+const FIRST_BOX_TYPES = new Set(['ftyp', 'moov', 'mdat', 'free', 'skip', 'wide', 'pnot']);
+
+/** Whether the file's first bytes are those of an MP4 or QuickTime file, whatever its name or type says. */
+export async function isVideoContainer(file: Blob): Promise<boolean> {
+  const head = new Uint8Array(await file.slice(0, 8).arrayBuffer());
+  return head.length === 8 && FIRST_BOX_TYPES.has(String.fromCharCode(...head.subarray(4, 8)));
+}
+
 /**
  * The video's length in seconds, from a hidden <video> element's loadedmetadata. Rejects with a sentence a
- * person can act on when the browser cannot decode the file (some .mov codecs) or takes too long.
+ * person can act on when the file is not a video at all, when the browser cannot decode it (some .mov codecs)
+ * or takes too long.
  */
-export function readVideoDuration(file: Blob, timeoutMs = VIDEO_METADATA_TIMEOUT_MS): Promise<number> {
+export async function readVideoDuration(file: Blob, timeoutMs = VIDEO_METADATA_TIMEOUT_MS): Promise<number> {
+  if (!(await isVideoContainer(file))) throw new VideoDurationError(NOT_A_VIDEO);
   return new Promise((resolve, reject) => {
     const video = document.createElement('video');
     const url = URL.createObjectURL(file);

@@ -1,11 +1,19 @@
 import { Router, type Request } from 'express';
-import { createWebhookRequestSchema, webhookIdSchema } from '@frametext/contracts';
-import { parseBody, requireUserId } from '@frametext/service-kit';
+import { createWebhookRequestSchema, webhookIdSchema, type CreateWebhookRequest } from '@frametext/contracts';
+import { badRequest, parseBody, requireUserId } from '@frametext/service-kit';
 import type { ResultsContext } from '../domain/context.js';
 import { listWebhooks, registerWebhook, removeWebhook, sendTestEvent } from '../domain/webhooks.js';
 
 function webhookIdParam(req: Request): string {
   return parseBody(webhookIdSchema, req.params.id, 'request/invalid-webhook-id');
+}
+
+/** A registration's body; its contract's messages are sentences, shown to the person without the field name. */
+function webhookRequest(req: Request): CreateWebhookRequest {
+  const result = createWebhookRequestSchema.safeParse(req.body);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+  throw badRequest('request/invalid-body', issues[0]!.message, { issues });
 }
 
 /** The signed-in person's webhooks (docs/webhooks.md): list with recent deliveries, register, delete, send a test event. */
@@ -18,7 +26,7 @@ export function webhookRoutes(ctx: ResultsContext): Router {
 
   router.post('/webhooks', async (req, res) => {
     const userId = await requireUserId(req);
-    const body = parseBody(createWebhookRequestSchema, req.body);
+    const body = webhookRequest(req);
     res.status(201).json(await registerWebhook(ctx, userId, body.url));
   });
 

@@ -80,6 +80,9 @@ export interface CheckedDestination {
   family: 4 | 6;
 }
 
+const OWN_ADDRESS = "The address must not point at FrameText's own address.";
+
+/** Why a webhook address is refused, as a sentence a person reads as it is (no field name in front). */
 export class RefusedDestination extends Error {
   constructor(message: string) {
     super(message);
@@ -116,7 +119,7 @@ async function resolve(host: string, resolver: HostResolver): Promise<{ address:
   try {
     answers = await resolver(host);
   } catch {
-    throw new RefusedDestination(`${host} does not resolve to an address`);
+    throw new RefusedDestination(`${host} does not resolve to an address: check the spelling.`);
   }
   // The family is read from the address itself; an answer that is no address is refused below (family 0).
   return answers.map((a) => ({ address: a.address, family: isIP(a.address) as 4 | 6 }));
@@ -132,28 +135,28 @@ export async function checkDestination(raw: string, policy: DestinationPolicy): 
   try {
     url = new URL(raw);
   } catch {
-    throw new RefusedDestination('url must be a full URL such as https://example.com/frametext');
+    throw new RefusedDestination('The address must be a full URL, such as https://example.com/frametext.');
   }
   // What is stored is the normalised form (punycode, percent-encoding), which can be longer than what was typed.
-  if (url.href.length > 2048) throw new RefusedDestination('url is at most 2048 characters');
+  if (url.href.length > 2048) throw new RefusedDestination('The address is too long: at most 2048 characters.');
   const host = hostOf(url);
   const local = policy.localHosts.includes(host);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)) throw new RefusedDestination('url must start with https://');
-  if (url.username || url.password) throw new RefusedDestination('url must not contain a user name or password');
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)) throw new RefusedDestination('The address must start with https://.');
+  if (url.username || url.password) throw new RefusedDestination('The address must not contain a user name or password.');
   const app = new URL(policy.appUrl);
 
   const resolver = policy.resolve ?? systemResolver;
   const addresses = await resolve(host, resolver);
-  if (addresses.length === 0) throw new RefusedDestination(`${host} does not resolve to an address`);
+  if (addresses.length === 0) throw new RefusedDestination(`${host} does not resolve to an address: check the spelling.`);
   if (!local) {
     const refused = addresses.map((a) => refusedAddress(a.address)).find((r) => r !== undefined);
-    if (refused) throw new RefusedDestination(`${host} points at a private or reserved address (${refused}); webhooks go to public addresses only`);
-    if (host === hostOf(app)) throw new RefusedDestination("url must not point at FrameText's own address");
+    if (refused) throw new RefusedDestination(`${host} points at a private or reserved address (${refused}); webhooks go to public addresses only.`);
+    if (host === hostOf(app)) throw new RefusedDestination(OWN_ADDRESS);
     const own = isIP(hostOf(app)) ? [hostOf(app)] : await resolve(hostOf(app), resolver).then((a) => a.map((x) => x.address)).catch(() => []);
-    if (addresses.some((a) => own.includes(a.address))) throw new RefusedDestination("url must not point at FrameText's own address");
+    if (addresses.some((a) => own.includes(a.address))) throw new RefusedDestination(OWN_ADDRESS);
   } else if (!addresses.every((a) => isLoopback(a.address))) {
     // A name on the local list that resolves somewhere else is a misconfiguration, not a loophole.
-    throw new RefusedDestination(`${host} is listed as local but resolves to an address that is not loopback`);
+    throw new RefusedDestination(`${host} is listed as local but resolves to an address that is not loopback.`);
   }
   return { url, ...addresses[0]! };
 }

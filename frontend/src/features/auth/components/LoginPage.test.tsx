@@ -52,15 +52,27 @@ describe('LoginPage', () => {
     expect(screen.getByRole('form', { name: 'Sign up form' })).toBeInTheDocument();
   });
 
-  it('after a wrong password says so and switches to forgot-password mode without the password field', async () => {
+  it('after a wrong password says so, keeps the log-in form with the password cleared, and offers a reset', async () => {
     mockApi({ 'POST /api/auth/login': failure(401, 'auth/invalid-credential', 'Invalid email or password.') });
     renderApp('/login', { pages: loginPage });
     const form = screen.getByRole('form', { name: 'Log in form' });
     const user = await fill(form, 'bo@example.com', 'wrong-pass-1');
     await user.click(within(form).getByRole('button', { name: 'Log In' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Invalid email or password.');
-    expect(screen.getByRole('button', { name: 'Reset Password' })).toBeInTheDocument();
-    expect(screen.queryByLabelText('Password')).not.toBeInTheDocument();
+    expect(within(form).getByLabelText('Password')).toHaveValue('');
+    expect(within(form).getByLabelText('Email')).toHaveValue('bo@example.com');
+    expect(within(form).getByRole('button', { name: 'Log In' })).toBeEnabled();
+
+    await user.click(screen.getByRole('button', { name: 'Reset your password' }));
+    expect(screen.getByRole('form', { name: 'Reset password form' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Email')).toHaveValue('bo@example.com');
+  });
+
+  it('opens on the Sign Up tab when the address asks for it', () => {
+    mockApi({});
+    renderApp('/login?mode=signup', { pages: loginPage });
+    expect(screen.getByRole('form', { name: 'Sign up form' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sign Up', pressed: true })).toBeInTheDocument();
   });
 
   it('in forgot mode hides the password, sends the reset link and says so in a toast', async () => {

@@ -1,5 +1,5 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
-import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAppDispatch } from '../../../lib/store';
 import { toastShown } from '../../../lib/ui';
 import { errorCode, errorMessage } from '../../../lib/api';
@@ -25,13 +25,19 @@ export default function LoginPage() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const location = useLocation();
-  // "Request a new link" on the reset page comes here straight into forgot-password mode.
-  const [mode, setMode] = useState<Mode>(() => ((location.state as { forgot?: boolean } | null)?.forgot ? 'forgot' : 'login'));
+  const [searchParams] = useSearchParams();
+  // "Request a new link" on the reset page comes here in forgot-password mode; "Sign up" links add ?mode=signup.
+  const [mode, setMode] = useState<Mode>(() => {
+    if ((location.state as { forgot?: boolean } | null)?.forgot) return 'forgot';
+    return searchParams.get('mode') === 'signup' ? 'signup' : 'login';
+  });
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   // Google's answer comes back to /login in the fragment: read once, when the page opens.
   const [fragment] = useState(() => readGoogleFragment(location.hash));
   const [error, setError] = useState<string | null>(() => (fragment?.kind === 'error' ? signInMessage(fragment.code, fragment.message).message : null));
+  const [offerReset, setOfferReset] = useState(false);
+  const passwordRef = useRef<HTMLInputElement>(null);
   // Set when this page signs someone in, so it leads them on instead of sending them to /uploads.
   const [justSignedIn, setJustSignedIn] = useState(fragment?.kind === 'session');
   const errorId = useId();
@@ -64,11 +70,13 @@ export default function LoginPage() {
   const switchTo = (next: Mode) => {
     setMode(next);
     setError(null);
+    setOfferReset(false);
   };
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
+    setOfferReset(false);
     if (mode === 'forgot') {
       if (!email.trim()) {
         setError(MISSING_EMAIL_ON_RESET);
@@ -88,7 +96,12 @@ export default function LoginPage() {
     } catch (err) {
       const result = signInMessage(errorCode(err), errorMessage(err, '') || undefined);
       setError(result.message);
-      if (result.forgotMode) setMode('forgot');
+      // The form stays as it is so the person can try again; a rejected password is cleared and a reset offered.
+      if (result.offerReset) {
+        setPassword('');
+        setOfferReset(mode === 'login');
+        passwordRef.current?.focus();
+      }
     }
   };
 
@@ -128,6 +141,7 @@ export default function LoginPage() {
             <div className="field">
               <label htmlFor="auth-password">Password</label>
               <input
+                ref={passwordRef}
                 id="auth-password"
                 className="input"
                 type="password"
@@ -147,6 +161,14 @@ export default function LoginPage() {
           {error && (
             <p id={errorId} className="alert alert--danger" role="alert">
               {error}
+              {offerReset && (
+                <>
+                  {' '}
+                  <button type="button" className="btn btn--link" onClick={() => switchTo('forgot')}>
+                    Reset your password
+                  </button>
+                </>
+              )}
             </p>
           )}
           <button type="submit" className="btn btn--primary btn--block" disabled={busy}>

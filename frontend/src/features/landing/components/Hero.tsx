@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom';
+import { SIGN_UP_PATH } from '../../../lib/auth/paths';
 import { useLazyGetLandingDemoQuery } from '../api';
 
 interface Props {
@@ -35,7 +36,7 @@ export function Hero({ signedIn, freeCredits }: Props) {
             Go to Dashboard
           </Link>
         ) : (
-          <Link className="btn btn--primary btn--lg" to="/login">
+          <Link className="btn btn--primary btn--lg" to={SIGN_UP_PATH}>
             Sign up for free
           </Link>
         )}

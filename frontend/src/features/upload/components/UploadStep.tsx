@@ -125,7 +125,8 @@ export function UploadStep({ onStarted }: { onStarted: (upload: StartedUpload) =
 
   const busy = transfer.running;
   const canUpload = !busy && selection !== null && engine !== null && cost !== null && !cost.tooManyFrames;
-  const fileStatus = busy ? 'Uploading' : selection ? 'Ready to upload' : 'Select files to upload';
+  // A chosen file is ready only once the browser could read it: a problem (not a video, say) is not "Ready to upload".
+  const fileStatus = busy ? 'Uploading' : !selection ? 'Select files to upload' : media.problem ? 'Cannot upload this file' : 'Ready to upload';
   const pending = media.problem ?? (media.reading ? (selection?.kind === 'video' ? 'Reading the video’s length…' : 'Reading the photos’ capture times…') : 'Choose a video or photos to see the frame count and the credits it costs.');
   const note =
     selection?.kind === 'photos' && media.timestamps

@@ -3,9 +3,9 @@ import { KEYS, readJson, writeJson } from '../../../../lib/storage';
 
 export const HOW_TO_TITLE = 'How to use the Numerical Tab';
 
-/** Whether the how-to opens by itself: always in the demo, otherwise until it has been seen once. */
-export function howToOpensByItself(demo: boolean): boolean {
-  return demo || readJson<boolean>(KEYS.viewedHowTo) !== true;
+/** Whether the how-to opens by itself: until it has been seen once in this browser, in the demo too. */
+export function howToOpensByItself(): boolean {
+  return readJson<boolean>(KEYS.viewedHowTo) !== true;
 }
 
 function remember() {
