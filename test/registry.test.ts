@@ -24,7 +24,7 @@ import { configSchema as uploadConfig } from '../services/upload/src/config.js';
 import { uploadService } from '../services/upload/src/service.js';
 
 // The service registry (packages/contracts/src/registry.js) against what reads it or repeats it: the service
-// folders and their definitions, npm start, the gateway and docs/architecture.md. Compose and Kubernetes: deploy.test.ts.
+// folders and their definitions, npm start, the gateway and docs/architecture.md. Compose: deploy.test.ts; Kubernetes: k8s-manifests.test.ts.
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 const names = SERVICE_REGISTRY.map((s) => s.name);
