@@ -167,7 +167,9 @@ test('a 360-frame upload opens and stays responsive while the frame and the trac
   await press(page.getByRole('slider', { name: 'Allowable Disappearance' }), 'ArrowRight', 3);
   await press(page.getByRole('slider', { name: 'Minimum Block Size' }), 'ArrowRight', 3);
   await press(page.getByRole('slider', { name: 'Minimum Block Size' }), 'Home', 1);
-  // The settings dropped the battery series (not locked): pick it again.
+  // The settings dropped the battery series (not locked): pick it again on the first frame, where it was picked
+  // (the frame reached by the drag may be one whose percentage was misread).
+  await press(slider, 'Home', 1);
   await pickSeries(page, /\d+\s*%/);
   await press(page.getByRole('slider', { name: 'Similarity Requirement' }), 'ArrowLeft', 2);
   await page.waitForTimeout(500);
