@@ -7,7 +7,7 @@ import { forgetAccountLimits } from './rate-limits.js';
 import { checkOwnerPassword, reauthenticationFor } from './reauthentication.js';
 import { provenSession, type ProvenSession } from './sessions.js';
 import { dropMailTo } from '../data/mail-outbox.js';
-import { deleteUserResetTokens } from '../data/reset-tokens.js';
+import { resetTokens } from '../data/single-use-tokens.js';
 import { isFamilyLive } from '../data/sessions.js';
 import { eraseUser, findUserById, lockLiveUser, type User } from '../data/users.js';
 
@@ -70,7 +70,7 @@ export async function deleteAccount(ctx: IdentityContext, input: { refreshToken:
     // Deleted by a concurrent call, or this session ended (logged out elsewhere) while the password was checked.
     if (!live || !(await isFamilyLive(trx, session.familyId))) throw authError('auth/invalid-refresh-token');
     const { sessions: revoked } = await endAllAccess(trx, live.uid, 'account-deleted');
-    await deleteUserResetTokens(trx, live.uid);
+    await resetTokens.deleteAllOf(trx, live.uid);
     await forgetAccountLimits(trx, live);
     await dropMailTo(trx, live.email);
     // The outbox keeps sent events, and user.created.v1 carries the e-mail. An unsent one is dropped too: billing

@@ -5,7 +5,7 @@ import { authError } from './errors.js';
 import { kickMailDelivery } from './mail-delivery.js';
 import { countConfirmationRequest } from './rate-limits.js';
 import { randomToken, sha256 } from './sessions.js';
-import { findConfirmationTokenForUpdate, insertConfirmationToken, useUserConfirmationTokens } from '../data/confirmation-tokens.js';
+import { confirmationTokens } from '../data/single-use-tokens.js';
 import { queueMail } from '../data/mail-outbox.js';
 import { lockLiveUser, markEmailConfirmed, type User } from '../data/users.js';
 
@@ -26,7 +26,7 @@ export function confirmationLink(appUrl: string, token: string): string {
 export async function confirmAddress(trx: Knex.Transaction, uid: string): Promise<boolean> {
   const confirmedAt = await markEmailConfirmed(trx, uid);
   if (!confirmedAt) return false;
-  await useUserConfirmationTokens(trx, uid);
+  await confirmationTokens.useAllOf(trx, uid);
   await enqueueEvent(trx, 'user.email-confirmed.v1', { uid, confirmedAt: confirmedAt.toISOString() });
   return true;
 }
@@ -37,7 +37,7 @@ export async function queueConfirmationMail(trx: Knex.Transaction, ctx: Identity
   const hours = ctx.config.EMAIL_CONFIRMATION_TTL_HOURS;
   const expiresAt = new Date(Date.now() + hours * 3_600_000);
   const link = confirmationLink(ctx.config.APP_URL, token);
-  await insertConfirmationToken(trx, sha256(token), user.uid, expiresAt);
+  await confirmationTokens.insert(trx, sha256(token), user.uid, expiresAt);
   await queueMail(
     trx,
     {
@@ -81,12 +81,12 @@ export async function resendConfirmation(ctx: IdentityContext, user: User): Prom
  */
 export async function confirmEmail(ctx: IdentityContext, token: string): Promise<EmailConfirmationStatus> {
   const user = await ctx.db.transaction(async (trx) => {
-    const row = await findConfirmationTokenForUpdate(trx, sha256(token));
+    const row = await confirmationTokens.findForUpdate(trx, sha256(token));
     if (!row || row.usedAt || row.expiresAt.getTime() <= Date.now()) throw authError('auth/invalid-confirmation-token');
     const live = await lockLiveUser(trx, row.userId, 'update');
     if (!live) throw authError('auth/invalid-confirmation-token');
     // Proven already (by Google meanwhile): the link is spent all the same.
-    if (!(await confirmAddress(trx, live.uid))) await useUserConfirmationTokens(trx, live.uid);
+    if (!(await confirmAddress(trx, live.uid))) await confirmationTokens.useAllOf(trx, live.uid);
     return live;
   });
   ctx.logger.info({ userId: user.uid }, 'e-mail address confirmed');

@@ -1,11 +1,10 @@
 import type { IdentityContext } from './context.js';
-import { pruneConfirmationTokens } from '../data/confirmation-tokens.js';
+import { confirmationTokens, resetTokens } from '../data/single-use-tokens.js';
 import { pruneRevokedApiTokens } from '../data/api-tokens.js';
 import { pruneLoginAttempts } from '../data/login-attempts.js';
 import { pruneFlows } from '../data/oidc-flows.js';
 import { pruneCounters } from '../data/rate-limits.js';
 import { pruneIdleRequestBudgets } from '../data/request-budgets.js';
-import { pruneResetTokens } from '../data/reset-tokens.js';
 import { pruneExpiredRefreshTokens } from '../data/sessions.js';
 import { pruneDeletedUsers } from '../data/users.js';
 import { revocationWindowMs } from './sessions.js';
@@ -20,8 +19,8 @@ export async function runMaintenance(ctx: IdentityContext): Promise<void> {
   await pruneFlows(ctx.db, new Date(now - DAY_MS));
   // A day after its last failure an address starts afresh; an address unused for 90 days is no longer known.
   await pruneLoginAttempts(ctx.db, new Date(now - DAY_MS), new Date(now - 90 * DAY_MS));
-  await pruneResetTokens(ctx.db, new Date(now - 7 * DAY_MS));
-  await pruneConfirmationTokens(ctx.db, new Date(now - 7 * DAY_MS));
+  await resetTokens.prune(ctx.db, new Date(now - 7 * DAY_MS));
+  await confirmationTokens.prune(ctx.db, new Date(now - 7 * DAY_MS));
   // Kept a week past expiry so a late replay of a spent token is still seen as reuse.
   await pruneExpiredRefreshTokens(ctx.db, new Date(now - 7 * DAY_MS));
   // A deleted account's tombstone (and its sessions) goes once the revocation feed no longer lists those sessions.

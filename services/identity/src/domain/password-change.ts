@@ -8,7 +8,7 @@ import { assertStrongPassword, hashPassword } from './passwords.js';
 import { checkOwnerPassword } from './reauthentication.js';
 import type { SignedInSession } from './session-access.js';
 import { startSession } from './sessions.js';
-import { useUserResetTokens } from '../data/reset-tokens.js';
+import { resetTokens } from '../data/single-use-tokens.js';
 import { isFamilyLive } from '../data/sessions.js';
 import { lockLiveUser, setPasswordHash } from '../data/users.js';
 
@@ -33,7 +33,7 @@ export async function changePassword(ctx: IdentityContext, session: SignedInSess
     // The account was deleted, or this session ended (another change, a log-out) while the password was checked.
     if (!live || !(await isFamilyLive(trx, session.familyId))) throw authError('auth/invalid-refresh-token');
     await setPasswordHash(trx, live.uid, passwordHash);
-    await useUserResetTokens(trx, live.uid);
+    await resetTokens.useAllOf(trx, live.uid);
     await queueAccessEndedMail(trx, ctx, live.email, 'password-change');
     return endAllAccess(trx, live.uid, 'password-change');
   });

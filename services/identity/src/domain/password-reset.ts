@@ -7,7 +7,7 @@ import { assertStrongPassword, hashPassword, normalizeEmail } from './passwords.
 import { countResetRequest } from './rate-limits.js';
 import { randomToken, sha256 } from './sessions.js';
 import { queueMail } from '../data/mail-outbox.js';
-import { findResetTokenForUpdate, insertResetToken, useUserResetTokens } from '../data/reset-tokens.js';
+import { resetTokens } from '../data/single-use-tokens.js';
 import { findUserByEmail, lockLiveUser, setPasswordHash } from '../data/users.js';
 
 export function resetLink(appUrl: string, token: string): string {
@@ -28,7 +28,7 @@ export async function requestPasswordReset(ctx: IdentityContext, rawEmail: strin
   const expiresAt = new Date(Date.now() + ctx.config.PASSWORD_RESET_TTL_MINUTES * 60_000);
   const link = resetLink(ctx.config.APP_URL, token);
   await ctx.db.transaction(async (trx) => {
-    await insertResetToken(trx, sha256(token), user.uid, expiresAt);
+    await resetTokens.insert(trx, sha256(token), user.uid, expiresAt);
     await queueMail(
       trx,
       {
@@ -61,12 +61,12 @@ export async function confirmPasswordReset(ctx: IdentityContext, input: { token:
   assertStrongPassword(input.password);
   const passwordHash = await hashPassword(input.password);
   const ended = await ctx.db.transaction(async (trx) => {
-    const token = await findResetTokenForUpdate(trx, sha256(input.token));
+    const token = await resetTokens.findForUpdate(trx, sha256(input.token));
     if (!token || token.usedAt || token.expiresAt.getTime() <= Date.now()) throw authError('auth/invalid-reset-token');
     const user = await lockLiveUser(trx, token.userId, 'update');
     if (!user) throw authError('auth/invalid-reset-token');
     await setPasswordHash(trx, user.uid, passwordHash);
-    await useUserResetTokens(trx, user.uid);
+    await resetTokens.useAllOf(trx, user.uid);
     await queueAccessEndedMail(trx, ctx, user.email, 'password-reset');
     return { userId: user.uid, ...(await endAllAccess(trx, user.uid, 'password-reset')) };
   });
