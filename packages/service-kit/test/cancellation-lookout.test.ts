@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancellationLookout, cancelledUploadsMigration, recordCancelledUpload, UploadCancelledError } from '../src/cancellations/cancelled-uploads.js';
+import { busMigrations } from '../src/bus/migrations.js';
+import { enqueueEvent } from '../src/bus/outbox.js';
 import { createDb, migrate, type Knex } from '../src/db/index.js';
 import { TEST_DATABASE_URL, uniqueName } from '../src/testing/index.js';
 
@@ -8,7 +10,7 @@ let db: Knex;
 
 beforeAll(async () => {
   db = createDb(TEST_DATABASE_URL, schema, { max: 2 });
-  await migrate(db, schema, [cancelledUploadsMigration]);
+  await migrate(db, schema, [...busMigrations, cancelledUploadsMigration]);
 });
 afterAll(async () => {
   await db.raw('drop schema if exists ?? cascade', [schema]);
@@ -49,5 +51,20 @@ describe('the lookout for deleted uploads before each read', () => {
       await other.raw('drop schema if exists ?? cascade', [later]);
       await other.destroy();
     }
+  });
+});
+
+describe('a worker told an upload was deleted', () => {
+  const square = [{ x: 0, y: 0 }, { x: 10, y: 0 }, { x: 10, y: 10 }, { x: 0, y: 10 }];
+  const completed = (uploadId: string, text: string) => ({ uploadId, frameIndex: 0, timestampMs: 0, engine: 'server' as const, durationMs: 5, detections: [{ text, vertices: square, area: 100, blockType: 'LINE' }] });
+  const outboxTexts = async () => (await db('outbox').select('envelope')).map((r: { envelope: { data: { detections: { text: string }[] } } }) => r.envelope.data.detections[0]!.text);
+
+  it('forgets its events about that upload, sent or not, and keeps those about others', async () => {
+    await enqueueEvent(db, 'ocr.completed.v1', completed('doomed', 'sent secret'));
+    await db('outbox').update({ published_at: db.fn.now() });
+    await enqueueEvent(db, 'ocr.completed.v1', completed('doomed', 'unsent secret'));
+    await enqueueEvent(db, 'ocr.completed.v1', completed('kept', 'other text'));
+    await cancel('doomed');
+    expect(await outboxTexts()).toEqual(['other text']);
   });
 });

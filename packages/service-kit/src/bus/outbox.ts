@@ -60,18 +60,18 @@ export async function enqueueEvent<T extends EventType>(trx: Knex | Knex.Transac
 }
 
 /**
- * Erasure: deletes this service's outbox rows of `type` whose data field `field` equals `value` (the events of one
- * person, when their personal data must go). The outbox keeps published rows for OUTBOX_RETENTION_MINUTES (see
+ * Erasure: deletes this service's outbox rows of `type` (every type when none is given) whose data field `field`
+ * equals `value` (the events of one person or one upload, when their data must go). The outbox keeps published rows for OUTBOX_RETENTION_MINUTES (see
  * bus/pruning.ts), so what they carried would outlive the person's account by that much otherwise. `publishedOnly`
  * keeps rows the relay has not sent yet (events others still need); without it an unsent row is dropped too and never
  * goes out. A row the relay is sending at that moment is deleted once sent. Answers how many rows were deleted.
  */
 export async function forgetOutboxEvents(
   trx: Knex | Knex.Transaction,
-  match: { type: EventType | readonly EventType[]; field: string; value: string; publishedOnly?: boolean },
+  match: { type?: EventType | readonly EventType[]; field: string; value: string; publishedOnly?: boolean },
 ): Promise<number> {
-  const types = typeof match.type === 'string' ? [match.type] : [...match.type];
-  const query = trx('outbox').whereIn('type', types).whereRaw(`envelope->'data'->>? = ?`, [match.field, match.value]);
+  const query = trx('outbox').whereRaw(`envelope->'data'->>? = ?`, [match.field, match.value]);
+  if (match.type) void query.whereIn('type', typeof match.type === 'string' ? [match.type] : [...match.type]);
   if (match.publishedOnly) void query.whereNotNull('published_at');
   return query.delete();
 }

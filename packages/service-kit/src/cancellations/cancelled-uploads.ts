@@ -1,3 +1,4 @@
+import { forgetOutboxEvents } from '../bus/outbox.js';
 import type { Knex, Migration } from '../db/index.js';
 
 /*
@@ -38,9 +39,13 @@ export class UploadCancelledError extends Error {
 /**
  * Records that the upload's work stops (a repeat changes nothing), and forgets cancellations older than
  * CANCELLED_UPLOAD_MEMORY_DAYS. Answers whether it was new.
+ *
+ * The worker's outbox rows about the upload go too, sent or not: they hold its text and file names, and nobody needs
+ * them any more (results keeps a deleted upload's tombstone, and billing settles it by the frames results counted).
  */
 export async function recordCancelledUpload(trx: Knex.Transaction, uploadId: string): Promise<boolean> {
   await trx.raw('select pg_advisory_xact_lock(?, hashtext(?))', [CANCEL_LOCK_CLASS, uploadId]);
+  await forgetOutboxEvents(trx, { field: 'uploadId', value: uploadId });
   const inserted = await trx('cancelled_uploads').insert({ upload_id: uploadId }).onConflict('upload_id').ignore().returning('upload_id');
   await trx('cancelled_uploads').whereRaw(`cancelled_at < now() - make_interval(days => ?)`, [CANCELLED_UPLOAD_MEMORY_DAYS]).del();
   return inserted.length > 0;
