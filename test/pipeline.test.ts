@@ -388,41 +388,40 @@ describe('credits always come back', () => {
       .toBe(true);
   }
 
+  const ofUpload = `envelope->'data'->>'uploadId' = ?`;
+
   /**
-   * Waits until the OCR worker has handled every frame request of the upload (read, or skipped because the upload was
-   * deleted), and answers how many of its frames' text it published.
+   * Waits until the OCR worker has handled the upload's frame requests `requested` (read, or skipped because the upload
+   * was deleted), and answers how many of its frames' text it has published since the deletion reached it (which took
+   * back what it had published before).
    */
-  async function queuedFramesHandled(uploadID: string): Promise<number> {
-    const ofUpload = `envelope->'data'->>'uploadId' = ?`;
-    await expect
-      .poll(
-        async () => {
-          const requested = await stack.db('frame-extraction')('outbox').where({ type: 'ocr.requested.v1' }).whereRaw(ofUpload, [uploadID]).pluck('id');
-          const handled = await stack.db('ocr-tesseract')('inbox').whereIn('message_id', requested).count({ n: '*' }).first();
-          return requested.length > 0 && Number(handled?.n) === requested.length;
-        },
-        { timeout: 60_000, interval: 200 },
-      )
-      .toBe(true);
+  async function queuedFramesHandled(uploadID: string, requested: string[]): Promise<number> {
+    await expect.poll(async () => Number((await stack.db('ocr-tesseract')('inbox').whereIn('message_id', requested).count({ n: '*' }).first())?.n), { timeout: 60_000, interval: 200 }).toBe(requested.length);
     return (await stack.db('ocr-tesseract')('outbox').where({ type: 'ocr.completed.v1' }).whereRaw(ofUpload, [uploadID])).length;
   }
 
-  /** Starts a 4-frame video and waits until its frames are extracted, with the OCR workers stopped so that none is read. */
-  async function uploadStuckMidProcessing(token: string, name: string) {
+  /**
+   * Starts a 4-frame video and waits until its frames are extracted and their requests sent, with the OCR workers
+   * stopped so that none is read. Answers the upload and the ids of its frame requests.
+   */
+  async function uploadStuckMidProcessing(token: string, name: string): Promise<{ uploadID: string; requested: string[] }> {
     await stack.stopOcrWorkers();
     const video = await makeChargerVideo({ dir, seconds: 12 });
     const uploadID = await uploadVideo(token, video.path, { uploadName: name, duration: video.durationSeconds, targetFrameRate: 1 / 3, mediaContent: 'numerical' });
     expect((await stack.api('POST', '/uploadComplete', { uploadID }, token)).status).toBe(200);
     await expect.poll(async () => (await stack.api('GET', `/checkUploadStatus/${uploadID}`, undefined, token)).body?.data, { timeout: 60_000, interval: 200 }).toMatchObject({ status: 'processing', framesDone: 0, framesTotal: 4 });
-    return uploadID;
+    const sent = () => stack.db('frame-extraction')('outbox').where({ type: 'ocr.requested.v1' }).whereNotNull('published_at').whereRaw(ofUpload, [uploadID]).pluck('id');
+    await expect.poll(async () => (await sent()).length, { timeout: 10_000, interval: 100 }).toBe(4);
+    return { uploadID, requested: await sent() };
   }
 
   it('deleting an upload mid-processing before any frame is read gives its credits back, and its queued frames are never read', async () => {
     const { token } = await stack.signUp();
     const before = await credits(token);
     let uploadID: string;
+    let requested: string[];
     try {
-      uploadID = await uploadStuckMidProcessing(token, 'Changed my mind');
+      ({ uploadID, requested } = await uploadStuckMidProcessing(token, 'Changed my mind'));
       expect(await credits(token)).toBe(before - 1);
 
       const deleted = await stack.api('POST', '/deleteUploads', { uploads: [uploadID], deleteUploads: true }, token);
@@ -432,7 +431,7 @@ describe('credits always come back', () => {
       // The queued frames reach a worker now, after the delete: it skips them.
       await stack.addOcrWorker();
     }
-    expect(await queuedFramesHandled(uploadID)).toBe(0);
+    expect(await queuedFramesHandled(uploadID, requested)).toBe(0);
 
     expect((await stack.api('GET', `/checkUploadStatus/${uploadID}`, undefined, token)).status).toBe(410);
     expect((await stack.api('GET', '/getUploads', undefined, token)).body.data.uploads).toEqual([]);
@@ -449,9 +448,10 @@ describe('credits always come back', () => {
     expect((await stack.api('POST', '/uploadComplete', { uploadID: done }, me.token)).status).toBe(200);
     expect((await follow(me.token, done)).final.status).toBe('processed');
     let stuck: string;
+    let requested: string[];
     const billing = stack.db('billing');
     try {
-      stuck = await uploadStuckMidProcessing(me.token, 'Still reading');
+      ({ uploadID: stuck, requested } = await uploadStuckMidProcessing(me.token, 'Still reading'));
       expect(await billing('reservations').where({ upload_id: stuck }).first()).toMatchObject({ status: 'confirmed', credits_reserved: 1 });
       const listed = (await stack.api('GET', '/getUploads', undefined, me.token)).body.data.uploads.map((u: { id: string }) => u.id);
       expect(listed.sort()).toEqual([done, stuck].sort());
@@ -486,7 +486,7 @@ describe('credits always come back', () => {
       await stack.addOcrWorker();
     }
     // The frames still queued reach a worker now, which skips them; the upload stays gone.
-    expect(await queuedFramesHandled(stuck)).toBe(0);
+    expect(await queuedFramesHandled(stuck, requested)).toBe(0);
     expect(await stack.db('results')('uploads').where({ id: stuck }).first()).toBeUndefined();
     expect(await stack.results.storage.list(`uploads/${stuck}`)).toEqual([]);
 
@@ -501,7 +501,7 @@ describe('credits always come back', () => {
     const before = await credits(token);
     let uploadID: string;
     try {
-      uploadID = await uploadStuckMidProcessing(token, 'Stuck');
+      ({ uploadID } = await uploadStuckMidProcessing(token, 'Stuck'));
       // An hour passes without a frame being read.
       expect(await failStalledUploads(stack.results, new Date(Date.now() + (stack.results.config.STALLED_AFTER_MINUTES + 1) * 60_000))).toEqual([uploadID]);
       await expect.poll(() => credits(token), { timeout: 10_000 }).toBe(before);
