@@ -4,6 +4,7 @@ import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
+import globals from 'globals';
 import { readdirSync } from 'node:fs';
 
 // The SPA's layers (docs/frontend.md): shared (components, hooks, lib, styles, testing) -> features -> app.
@@ -16,7 +17,7 @@ const FEATURES = readdirSync(new URL(`./${SPA}/features`, import.meta.url), { wi
 const SHARED = ['components', 'hooks', 'lib', 'styles', 'testing'].map((dir) => `./${SPA}/${dir}`);
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '.data/**', 'test-results/**', '**/*.mjs', '**/*.cjs', 'vitest.config.ts', 'vitest.containers.config.ts'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '.data/**', 'test-results/**', 'vitest.config.ts', 'vitest.containers.config.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -26,12 +27,28 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/config.ts', '**/test/**', '**/*.test.ts', '**/e2e/**', 'packages/service-kit/src/config/**', 'packages/service-kit/src/testing/**', 'scripts/**'],
+    // Plain Node scripts: the start and test scripts, the benches, the container health check.
+    files: ['**/*.mjs', '**/*.cjs'],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    files: ['**/config.ts', '**/test/**', '**/*.test.ts', '**/e2e/**', 'packages/service-kit/src/config/**', 'packages/service-kit/src/testing/**', 'scripts/**', 'bench/**', 'deploy/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {
     files: ['**/test/**', '**/*.test.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // No import cycles in the services, the packages or the SPA: a module's dependencies read one way.
+    files: ['services/*/src/**/*.ts', 'packages/*/src/**/*.ts', `${SPA}/**/*.{ts,tsx}`],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
+      'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['services/*/tsconfig.json', 'packages/*/tsconfig.json', 'frontend/tsconfig.json'], noWarnOnMultipleProjects: true })],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     files: [`${SPA}/**/*.{ts,tsx}`],
