@@ -66,28 +66,48 @@ export async function ensureDatabase(url: string): Promise<void> {
   }
 }
 
-/** Creates the schema and runs the given migrations in order, recording them in the schema's own table. */
+/** Advisory lock class of migrations (with hashtext(schema)): one replica migrates a schema at a time. */
+export const MIGRATION_LOCK_CLASS = 0x4d494752; // "MIGR"
+
+/**
+ * Creates the schema and runs the given migrations in order, recording them in the schema's own table.
+ *
+ * Replicas starting together take turns on a session advisory lock held on a connection of its own (Postgres frees it
+ * when that connection dies, so a crash mid-migration leaves no lock behind; knex's lock row, which would, is freed
+ * under it). Migrations only add, so an image older than the schema starts: migrations recorded that this build does
+ * not know are left alone, which is what a rollback needs.
+ */
 export async function migrate(db: Knex, schema: string, migrations: Migration[]): Promise<void> {
   assertSchemaName(schema);
-  await db.raw('create schema if not exists ??', [schema]);
   const byName = new Map(migrations.map((m) => [m.name, m]));
   if (byName.size !== migrations.length) throw new Error(`duplicate migration names in schema ${schema}`);
-  await db.migrate.latest({
-    schemaName: schema,
-    tableName: 'knex_migrations',
-    migrationSource: {
-      getMigrations: async () => migrations.map((m) => m.name),
-      getMigrationName: (name: string) => name,
-      getMigration: async (name: string) => {
-        const m = byName.get(name)!;
-        return {
-          up: (k: Knex) => m.up(k),
-          down: (k: Knex) => (m.down ? m.down(k) : Promise.resolve()),
-          ...(m.outsideTransaction ? { config: { transaction: false } } : {}),
-        };
+  const lock = new pg.Client((db.client as { config: { connection: pg.ClientConfig } }).config.connection);
+  await lock.connect();
+  try {
+    await lock.query('select pg_advisory_lock($1, hashtext($2))', [MIGRATION_LOCK_CLASS, schema]);
+    await db.raw('create schema if not exists ??', [schema]);
+    const config: Knex.MigratorConfig = {
+      schemaName: schema,
+      tableName: 'knex_migrations',
+      disableMigrationsListValidation: true,
+      migrationSource: {
+        getMigrations: async () => migrations.map((m) => m.name),
+        getMigrationName: (name: string) => name,
+        getMigration: async (name: string) => {
+          const m = byName.get(name)!;
+          return {
+            up: (k: Knex) => m.up(k),
+            down: (k: Knex) => (m.down ? m.down(k) : Promise.resolve()),
+            ...(m.outsideTransaction ? { config: { transaction: false } } : {}),
+          };
+        },
       },
-    },
-  });
+    };
+    if (await db.schema.withSchema(schema).hasTable('knex_migrations_lock')) await db.migrate.forceFreeMigrationsLock(config);
+    await db.migrate.latest(config);
+  } finally {
+    await lock.end();
+  }
 }
 
 export async function pingDb(db: Knex): Promise<void> {
