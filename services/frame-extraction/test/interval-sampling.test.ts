@@ -30,7 +30,7 @@ async function steppedVideo(name: string, fps: string, seconds: number): Promise
 /** Which second each sampled frame shows, from its mean grey level. */
 async function secondsShown(path: string, intervalSeconds: number, frames: number): Promise<number[]> {
   const shown: number[] = [];
-  for await (const frame of decodeFrames({ path, ...intervalSampling(intervalSeconds), maxFrames: frames, timeoutMs: 60_000 })) {
+  for await (const frame of decodeFrames({ path, ...intervalSampling(intervalSeconds), maxFrames: frames, timeoutMs: 60_000, threads: 2 })) {
     let sum = 0;
     for (let i = 0; i < frame.data.length; i += 3) sum += frame.data[i]!;
     // RGB from limited-range luma: Y = 16 + R x 219 / 255; the noise adds 3 on average.

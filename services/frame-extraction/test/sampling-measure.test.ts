@@ -31,14 +31,14 @@ describe.skipIf(!enabled)('fps filter vs input seeking on a 60 s 720p video', ()
       const times = sampleTimestampsMs(60, interval, 360);
       let t0 = performance.now();
       let n = 0;
-      for await (const frame of decodeFrames({ path: video.path, videoFilter: `fps=1000/${interval * 1000}:round=up`, maxFrames: times.length, timeoutMs })) {
+      for await (const frame of decodeFrames({ path: video.path, videoFilter: `fps=1000/${interval * 1000}:round=up`, maxFrames: times.length, timeoutMs, threads: 2 })) {
         expect(frame.width).toBe(1280);
         n++;
       }
       const fpsMs = performance.now() - t0;
       expect(n).toBe(times.length);
       t0 = performance.now();
-      const frames = await mapLimit(times, 2, (ms) => frameAt(video.path, ms / 1000, timeoutMs));
+      const frames = await mapLimit(times, 2, (ms) => frameAt(video.path, ms / 1000, { timeoutMs, threads: 2 }));
       const seekMs = performance.now() - t0;
       expect(frames.every((f) => f !== null)).toBe(true);
       rows.push(`${String(interval).padStart(10)}  ${String(times.length).padStart(6)}  ${fpsMs.toFixed(0).padStart(13)}  ${seekMs.toFixed(0).padStart(20)}  ${(seekMs / times.length).toFixed(0).padStart(17)}`);

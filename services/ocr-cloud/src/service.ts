@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { cancelledUploadsMigration, Limiter, type Logger, type ServiceDefinition } from '@frametext/service-kit';
 import type { Config } from './config.js';
 import type { GoogleAccess } from './data/google-auth.js';
@@ -61,6 +62,7 @@ export function ocrCloudService(config: Config, opts: OcrCloudOptions): ServiceD
     consumes: ['ocr.requested.v1', 'upload.deleted.v1'],
     consumers: ({ storage, metrics, db }) => {
       if (!storage) throw new Error('ocr-cloud needs the object store');
+      sharp.concurrency(config.WORKER_THREADS);
       return cloudOcrConsumers(
         {
           readFrame: (key) => storage.getBuffer(key),

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { cancellationLookout, cancelledUploadsMigration, type Logger, type ServiceDefinition } from '@frametext/service-kit';
 import { tesseractEnv, type Config } from './config.js';
 import type { RecognizeOptions } from './domain/recognize.js';
@@ -64,6 +65,7 @@ export function ocrTesseractService(config: Config, opts: OcrServiceOptions = {}
     setup: () => () => pool.close(),
     consumers: ({ storage, metrics, logger, db }) => {
       if (!storage) throw new Error('ocr-tesseract needs the object store');
+      sharp.concurrency(config.WORKER_THREADS);
       // The models this worker has, read once; a language whose model is missing is read with OCR_LANG, and said so.
       let models: Promise<Set<string>> | undefined;
       const installed = () =>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cpuBudget } from '../host/cpu-budget.js';
 import type { TracingSettings } from '../tracing/tracing.js';
 
 /**
@@ -20,6 +21,11 @@ const dbPoolMax = (fallback: number) => z.coerce.number().int().min(1).max(100).
  */
 export const workerConfigShape = {
   DB_POOL_MAX: dbPoolMax(3),
+  /**
+   * Threads the worker's native tools use (ffmpeg's decoder, sharp's libvips): the cores its CPU quota allows, not
+   * the node's, which would only queue threads behind the quota.
+   */
+  WORKER_THREADS: z.coerce.number().int().min(1).max(256).default(cpuBudget()),
 };
 
 /** Settings every service shares. Each key has a default so `npm start` works with no environment. */

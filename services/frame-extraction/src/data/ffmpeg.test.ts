@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,8 @@ beforeAll(async () => {
   // killed does not end them: what fluent-ffmpeg waits for before it reports the end.
   const frame = "printf 'P6\\n2 1\\n255\\n\\001\\002\\003\\004\\005\\006'; exec 1>&-; sleep 0.3; exit 0";
   const wedged = 'sleep 10 & wait';
-  await writeFile(fake, `#!/bin/sh\ncase "$*" in\n  *pipe:1*) if [ "$FAKE_FFMPEG" = wedged ]; then ${wedged}; else ${frame}; fi ;;\n  *) exec ffmpeg "$@" ;;\nesac\n`);
+  // Each decoding run's arguments are kept in last-args.
+  await writeFile(fake, `#!/bin/sh\ncase "$*" in\n  *pipe:1*) echo "$*" > "${join(dir, 'last-args')}"; if [ "$FAKE_FFMPEG" = wedged ]; then ${wedged}; else ${frame}; fi ;;\n  *) exec ffmpeg "$@" ;;\nesac\n`);
   await chmod(fake, 0o755);
   process.env.FFMPEG_PATH = fake;
 });
@@ -30,8 +31,14 @@ describe('decodeFrames', () => {
   it('keeps every frame and succeeds when ffmpeg exits some time after its output has ended', async () => {
     const { decodeFrames } = await import('./ffmpeg.js');
     const frames = [];
-    for await (const frame of decodeFrames({ path: join(dir, 'video.mp4'), maxFrames: 5, timeoutMs: 10_000 })) frames.push(frame);
+    for await (const frame of decodeFrames({ path: join(dir, 'video.mp4'), maxFrames: 5, timeoutMs: 10_000, threads: 2 })) frames.push(frame);
     expect(frames.map((f) => [f.width, f.height, [...f.data]])).toEqual([[2, 1, [1, 2, 3, 4, 5, 6]]]);
+  });
+
+  it('decodes with the threads it is given, not as many as the node has cores', async () => {
+    const { decodeFrames } = await import('./ffmpeg.js');
+    for await (const frame of decodeFrames({ path: join(dir, 'video.mp4'), maxFrames: 1, timeoutMs: 10_000, threads: 3 })) void frame;
+    expect(await readFile(join(dir, 'last-args'), 'utf8')).toMatch(/^-threads 3 -i /);
   });
 
   it('gives up at its timeout even when the killed process leaves its pipes open', async () => {
@@ -40,7 +47,7 @@ describe('decodeFrames', () => {
     const started = Date.now();
     try {
       const frames = (async () => {
-        for await (const frame of decodeFrames({ path: join(dir, 'video.mp4'), maxFrames: 5, timeoutMs: 300 })) void frame;
+        for await (const frame of decodeFrames({ path: join(dir, 'video.mp4'), maxFrames: 5, timeoutMs: 300, threads: 2 })) void frame;
       })();
       await expect(frames).rejects.toBeInstanceOf(FfmpegTimeoutError);
       // Not when the pipes finally close, 10 s on.

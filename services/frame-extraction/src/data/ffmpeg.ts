@@ -75,6 +75,8 @@ export interface FrameRunOptions {
   /** ffmpeg stops by itself after this many frames. */
   maxFrames: number;
   timeoutMs: number;
+  /** Decoder threads (ffmpeg's own default follows the node's cores, not the CPU quota). */
+  threads: number;
 }
 
 /**
@@ -87,7 +89,7 @@ export async function* decodeFrames(o: FrameRunOptions): AsyncGenerator<RawFrame
   let timedOut = false;
   let finished = false;
   const command = ffmpeg(o.path)
-    .inputOptions(o.inputOptions ?? [])
+    .inputOptions(['-threads', String(o.threads), ...(o.inputOptions ?? [])])
     .outputOptions([...(o.videoFilter ? ['-vf', o.videoFilter] : []), '-frames:v', String(o.maxFrames), '-an', '-sn', '-dn'])
     .format('image2pipe')
     .videoCodec('ppm');
@@ -132,7 +134,7 @@ export async function* decodeFrames(o: FrameRunOptions): AsyncGenerator<RawFrame
 }
 
 /** The frame shown at `seconds`, by input seeking (decodes from the keyframe before it only), or null past the end. */
-export async function frameAt(path: string, seconds: number, timeoutMs: number): Promise<RawFrame | null> {
-  for await (const frame of decodeFrames({ path, inputOptions: ['-ss', seconds.toFixed(3)], maxFrames: 1, timeoutMs })) return frame;
+export async function frameAt(path: string, seconds: number, run: { timeoutMs: number; threads: number }): Promise<RawFrame | null> {
+  for await (const frame of decodeFrames({ path, inputOptions: ['-ss', seconds.toFixed(3)], maxFrames: 1, ...run })) return frame;
   return null;
 }

@@ -81,19 +81,19 @@ async function atInterval(ctx: ExtractionContext, path: string, durationSeconds:
   const times = sampleTimestampsMs(durationSeconds, req.intervalSeconds, req.maxFrames);
   const method = chooseSamplingMethod(times.length, req.intervalSeconds, ctx.config.SEEK_MIN_INTERVAL_SECONDS);
   ctx.log.info({ frames: times.length, durationSeconds, intervalSeconds: req.intervalSeconds, method }, 'extracting frames');
-  const timeoutMs = ctx.config.FFMPEG_TIMEOUT_MS;
+  const run = { timeoutMs: ctx.config.FFMPEG_TIMEOUT_MS, threads: ctx.config.WORKER_THREADS };
   if (method === 'seek') {
     const stored = await mapLimit(times, ctx.config.FFMPEG_SEEK_CONCURRENCY, async (ms) => {
       // The last slot can fall on the very end, past the last decodable frame: take the last moment instead.
       const seconds = Math.min(ms / 1000, Math.max(0, durationSeconds - 0.5));
-      const frame = await frameAt(path, seconds, timeoutMs);
+      const frame = await frameAt(path, seconds, run);
       return frame ? store(frame, ms) : null;
     });
     // Seeks finish in any order; a frame's place is known once those before it are in.
     for (const frame of stored) if (frame) await sink.add(frame);
     return;
   }
-  for await (const frame of decodeFrames({ path, ...intervalSampling(req.intervalSeconds), maxFrames: times.length, timeoutMs })) {
+  for await (const frame of decodeFrames({ path, ...intervalSampling(req.intervalSeconds), maxFrames: times.length, ...run })) {
     await sink.add(await store(frame, times[sink.frames.length]!));
     if (sink.frames.length === times.length) break;
   }
@@ -105,7 +105,7 @@ async function slides(ctx: ExtractionContext, path: string, durationSeconds: num
   const detector = new SlideDetector();
   const limits = imageLimits(ctx.config);
   let index = 0;
-  for await (const frame of decodeFrames({ path, ...intervalSampling(SLIDE_SAMPLE_SECONDS), maxFrames: samples, timeoutMs: ctx.config.FFMPEG_TIMEOUT_MS })) {
+  for await (const frame of decodeFrames({ path, ...intervalSampling(SLIDE_SAMPLE_SECONDS), maxFrames: samples, timeoutMs: ctx.config.FFMPEG_TIMEOUT_MS, threads: ctx.config.WORKER_THREADS })) {
     const timestampMs = index * SLIDE_SAMPLE_SECONDS * 1000;
     index++;
     if (detector.isNewSlide(await greySample(frame, limits))) await sink.add(await store(frame, timestampMs));
