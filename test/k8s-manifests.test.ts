@@ -202,6 +202,12 @@ describe.each(Object.keys(RENDERED))('%s', (dir) => {
     }
   });
 
+  // A worker KEDA runs from zero has no replica most of the time: /api/health must not call that a fault.
+  it('names to the gateway the workers that scale to zero, and only those', () => {
+    const fromZero = docs.filter((d) => d.kind === 'ScaledObject' && d.spec.minReplicaCount === 0).map((d) => d.spec.scaleTargetRef.name as string);
+    expect([...pods.podConfig('gateway').HEALTH_ON_DEMAND].sort()).toEqual(fromZero.sort());
+  });
+
   // Some network plugins ignore endPort and open a range's first port only.
   it('lists NetworkPolicy ports one by one, never as a range', () => {
     const policies = docs.filter((d) => d.kind === 'NetworkPolicy');

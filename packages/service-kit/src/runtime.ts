@@ -122,15 +122,17 @@ export async function startService<C extends BaseConfig & { PORT: number }>(def:
   assertConsumers(def.name, def.consumes ?? [], consumers);
   registerServiceGauges(metrics, { db, bus, service: def.name, consumes: consumers.length > 0, urgent: consumers.some((c) => c.urgent) });
 
+  // Ready means the service's requests can be served: they need Postgres (and the list of ended sessions to trust a
+  // token), not the broker (events wait in the outbox) nor the object store (URLs are signed, not fetched), so a
+  // broker restart leaves log-in and results up. Those two are reported beside.
   const readiness: Record<string, ReadinessCheck> = {
     postgres: () => pingDb(db),
-    rabbitmq: () => bus.ping(),
-    ...(storage ? { storage: () => storage.ping() } : {}),
     ...(revoked ? { revocations: () => revoked.check() } : {}),
     ...(def.readiness?.(deps) ?? {}),
   };
   // Health routes read the checks lazily, so they can be added after the app is created.
   Object.assign(http.readiness, readiness);
+  Object.assign(http.reported, { rabbitmq: () => bus.ping(), ...(storage ? { storage: () => storage.ping() } : {}) });
 
   const stopHook = (await def.setup?.(deps)) ?? undefined;
   finishHttpApp(http.app, logger);

@@ -9,12 +9,19 @@ import { socketRequest, testLogger } from '../src/testing/index.js';
 let server: RunningServer;
 let base: string;
 let dependencyUp = true;
+let brokerUp = true;
 /** Requests that reached a handler: a refused one must never get this far. */
 let handled = 0;
 
 beforeAll(async () => {
   const logger = testLogger();
-  const http = createHttpApp({ name: 'demo', logger, bodyLimit: '1kb', readiness: { postgres: async () => void (dependencyUp || (await Promise.reject(new Error('connection refused')))) } });
+  const http = createHttpApp({
+    name: 'demo',
+    logger,
+    bodyLimit: '1kb',
+    readiness: { postgres: async () => void (dependencyUp || (await Promise.reject(new Error('connection refused')))) },
+    reported: { rabbitmq: async () => void (brokerUp || (await Promise.reject(new Error('broker unreachable')))) },
+  });
   http.app.post('/echo', (req, res) => {
     handled += 1;
     const body = parseBody(z.object({ name: z.string().min(1), count: z.number().int() }), req.body);
@@ -97,12 +104,23 @@ describe('http app', () => {
     expect((await fetch(`${base}/health/live`)).status).toBe(200);
     const ready = await fetch(`${base}/health/ready`);
     expect(ready.status).toBe(200);
-    expect((await json(ready)).checks).toEqual({ postgres: 'ok' });
+    expect((await json(ready)).checks).toEqual({ postgres: 'ok', rabbitmq: 'ok' });
     dependencyUp = false;
     const down = await fetch(`${base}/health/ready`);
     expect(down.status).toBe(503);
     expect((await json(down)).checks.postgres).toBe('connection refused');
     dependencyUp = true;
+  });
+
+  it('stays ready while a dependency its requests do not need is down, and says so', async () => {
+    brokerUp = false;
+    try {
+      const ready = await fetch(`${base}/health/ready`);
+      expect(ready.status).toBe(200);
+      expect((await json(ready)).checks).toEqual({ postgres: 'ok', rabbitmq: 'broker unreachable' });
+    } finally {
+      brokerUp = true;
+    }
   });
 });
 

@@ -97,14 +97,15 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
   const http = createHttpApp({ name: 'gateway', logger, parseJson: false, metrics, tracer: tracing.tracer });
   const { app } = http;
   app.set('trust proxy', config.TRUST_PROXY);
-  if (storage) http.readiness.storage = () => storage.ping();
+  // The store serves files, not log-in or the API: reported, not required.
+  if (storage) http.reported.storage = () => storage.ping();
   if (revoked) http.readiness.revocations = () => revoked.check();
 
   app.use(securityHeaders(config));
   if (config.CORS_ORIGINS.length > 0) app.use(corsFor(config.CORS_ORIGINS));
 
   const services = Object.fromEntries(UPSTREAM_SERVICES.map((s) => [s, serviceUrl(config, s)]));
-  app.get('/api/health', systemHealthHandler(services, config.HEALTH_TIMEOUT_MS));
+  app.get('/api/health', systemHealthHandler(services, config.HEALTH_TIMEOUT_MS, config.HEALTH_ON_DEMAND));
   // Built at start: a route without a description (or the reverse) stops the gateway here, not a reader later.
   app.get(OPENAPI_PATH, openApiHandler(openApiDocument()));
   app.use(apiRoutes(config, { verifier, apiTokens, budget }, proxy));

@@ -68,6 +68,11 @@ export const gatewayConfigSchema = serviceConfig({
   STORAGE_PROXY_TIMEOUT_MS: z.coerce.number().int().min(100).default(3_600_000),
   /** How long /api/health waits for each service's /health/ready. */
   HEALTH_TIMEOUT_MS: z.coerce.number().int().min(50).default(2_000),
+  /**
+   * Comma-separated workers an autoscaler may scale to zero (KEDA: ocr-tesseract): /api/health reports one that no
+   * replica answers for as `scaled-to-zero`, not as a fault.
+   */
+  HEALTH_ON_DEMAND: csvList,
   /** Comma-separated origins allowed to call the API cross-origin; empty means no CORS at all. */
   CORS_ORIGINS: csvList,
   /** Comma-separated extra origins the SPA may load scripts, frames, images and calls from (e.g. Google sign-in). */

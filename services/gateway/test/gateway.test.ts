@@ -363,6 +363,28 @@ describe('health', () => {
     }
   });
 
+  it('says a worker the autoscaler runs from zero is scaled to zero, not down, when none of it answers', async () => {
+    const other = await startGateway(settings({ HEALTH_ON_DEMAND: 'ocr-tesseract' }));
+    try {
+      await upstream['ocr-tesseract'].stop();
+      try {
+        const res = await fetch(`${other.base}/api/health`);
+        const body = await answer(res);
+        expect(res.status).toBe(200);
+        expect(body.services['ocr-tesseract']).toEqual({ status: 'scaled-to-zero', checks: { http: 'no replica running; one starts when work arrives' } });
+      } finally {
+        await upstream['ocr-tesseract'].start();
+      }
+      // A replica that answers, unready, is a fault all the same.
+      upstream['ocr-tesseract'].ready = false;
+      expect((await fetch(`${other.base}/api/health`)).status).toBe(503);
+    } finally {
+      upstream['ocr-tesseract'].ready = true;
+      await other.server.close();
+      await other.gateway.close();
+    }
+  });
+
   it("has the gateway's own live and ready endpoints", async () => {
     expect((await fetch(`${base}/health/live`)).status).toBe(200);
     expect((await fetch(`${base}/health/ready`)).status).toBe(200);

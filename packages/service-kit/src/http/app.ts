@@ -17,6 +17,8 @@ export interface HttpAppOptions {
   logger: Logger;
   /** Named dependency checks for /health/ready (Postgres, RabbitMQ, storage...). */
   readiness?: Record<string, ReadinessCheck>;
+  /** Checks /health/ready reports without failing on them: what the service's requests do not need. */
+  reported?: Record<string, ReadinessCheck>;
   bodyLimit?: string;
   /** Routes that need the raw body (webhook signatures) parse it themselves; listed here to skip JSON parsing. */
   rawBodyPaths?: string[];
@@ -32,6 +34,8 @@ export interface HttpApp {
   app: Express;
   /** The readiness checks; may be filled after creation. */
   readiness: Record<string, ReadinessCheck>;
+  /** Checks reported beside them that do not make the service unready; may be filled after creation. */
+  reported: Record<string, ReadinessCheck>;
   /** Marks the service as draining: readiness answers 503 so load balancers stop sending work. */
   setDraining(): void;
 }
@@ -61,6 +65,7 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
   onlyAddressesAsClientIp(app);
   let draining = false;
   const readiness: Record<string, ReadinessCheck> = { ...(opts.readiness ?? {}) };
+  const reported: Record<string, ReadinessCheck> = { ...(opts.reported ?? {}) };
 
   const tracer = opts.tracer ?? trace.getTracer(opts.name);
   app.use((req: Request, res: Response, next: NextFunction) => {
@@ -103,15 +108,16 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
   app.get('/health/ready', async (_req, res) => {
     const checks: Record<string, string> = {};
     let ok = !draining;
-    for (const [name, check] of Object.entries(readiness)) {
+    const run = async (name: string, check: ReadinessCheck, required: boolean) => {
       try {
         await withTimeout(check(), 3_000);
         checks[name] = 'ok';
       } catch (err) {
-        ok = false;
+        if (required) ok = false;
         checks[name] = err instanceof Error ? err.message : 'failed';
       }
-    }
+    };
+    await Promise.all([...Object.entries(readiness).map(([name, check]) => run(name, check, true)), ...Object.entries(reported).map(([name, check]) => run(name, check, false))]);
     res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : draining ? 'draining' : 'unavailable', service: opts.name, checks });
   });
 
@@ -122,7 +128,7 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
   }
   app.use(storableTextGuard);
 
-  return { app, readiness, setDraining: () => void (draining = true) };
+  return { app, readiness, reported, setDraining: () => void (draining = true) };
 }
 
 /** Adds the JSON 404 and the one error handler. Call after every route is registered. */
