@@ -250,7 +250,7 @@ describe.each(Object.keys(RENDERED))('%s', (dir) => {
       // A rolling update starts up to a quarter more (the default maxSurge) before it stops old pods.
       return most + Math.ceil(most / 4);
     };
-    // Each process: its pool, and one connection for the outbox relay's LISTEN (docs/operations.md).
+    // Each process: its pool, and one connection that holds the migration lock at start (docs/operations.md).
     const perReplica = (name: string) => (pods.secretsOf(name).some((r) => r.name === 'frametext-database') ? pods.podConfig(name).DB_POOL_MAX + 1 : 0);
     expect(perReplica('gateway')).toBe(0);
     expect(perReplica('ocr-tesseract')).toBeLessThanOrEqual(4);

@@ -105,7 +105,6 @@ export async function startService<C extends BaseConfig & { PORT: number }>(def:
     retryDelayMs: config.BUS_RETRY_DELAY_MS,
     logger,
     db,
-    schema,
     metrics,
     tracer,
   });

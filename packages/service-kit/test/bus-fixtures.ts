@@ -80,7 +80,6 @@ export class BusWorld {
       retryDelayMs: 200,
       logger: testLogger('bus-test'),
       db: at.db,
-      schema: at.schema,
       relaySweepMs: 500,
       connectTimeoutMs: 5_000,
       ...overrides,

@@ -108,19 +108,22 @@ describe('outbox relay', () => {
     expect(JSON.parse(kept[0]!.content.toString()).data.email).toBe('nobody-listens@example.com');
   });
 
-  it('publishes right after commit (NOTIFY), without waiting for the sweep', async () => {
+  it('publishes right after its own process commits, without waiting for the sweep, a savepoint at the outer commit', async () => {
     const w = newWorld();
     const consumerSchema = await w.schema();
     await w.startBus(w.serviceName(), consumerSchema, [recordEffect()]);
     const producerSchema = await w.schema();
     await w.startBus(w.serviceName(), producerSchema, [], { relaySweepMs: 60_000 });
+    const effectsCount = (n: number) =>
+      eventually(async () => {
+        const rows = await consumerSchema.effects();
+        return rows.length === n ? rows : undefined;
+      }, 3_000);
 
     const sent = await producerSchema.db.transaction((trx) => enqueueEvent(trx, 'user.created.v1', userCreated()));
-    const effects = await eventually(async () => {
-      const rows = await consumerSchema.effects();
-      return rows.length === 1 ? rows : undefined;
-    }, 3_000);
-    expect(effects[0]!.message_id).toBe(sent.id);
+    expect((await effectsCount(1))[0]!.message_id).toBe(sent.id);
+    const nested = await producerSchema.db.transaction((outer) => outer.transaction((inner) => enqueueEvent(inner, 'user.created.v1', userCreated('nested@example.com'))));
+    expect((await effectsCount(2)).map((e) => e.message_id)).toContain(nested.id);
   });
 
   it('carries the correlation id forward and names the handled event as the cause of the events a handler writes', async () => {

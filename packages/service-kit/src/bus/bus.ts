@@ -92,7 +92,6 @@ export function createBus(opts: BusOptions): Bus {
       if (opts.db) {
         relay = new OutboxRelay({
           db: opts.db,
-          schema: opts.schema,
           logger: log,
           sweepMs: opts.relaySweepMs ?? DEFAULT_RELAY_SWEEP_MS,
           publish,

@@ -84,7 +84,13 @@ export class BrokerLink {
     this.session = undefined;
     for (const w of this.waiters) w.reject(unavailable('bus/closed', 'The message bus is closed.'));
     this.waiters.clear();
-    if (session) await session.connection.close().catch(() => undefined);
+    if (session) {
+      // Closing a channel waits for the broker's answer, by which it has processed every ack sent before: a
+      // connection closed at once can drop the acks of the last messages handled, which then come back.
+      await session.consumer?.close().catch(() => undefined);
+      await session.publisher.close().catch(() => undefined);
+      await session.connection.close().catch(() => undefined);
+    }
   }
 
   private async connectLoop(deadline?: number): Promise<void> {

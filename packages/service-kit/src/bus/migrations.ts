@@ -24,8 +24,9 @@ export const busMigrations: Migration[] = [
     },
   },
   {
-    // Rows written in one transaction keep their order (now() is the same for all of them), and every commit
-    // that wrote outbox rows wakes the relay: NOTIFY is delivered only after commit.
+    // Rows written in one transaction keep their order (now() is the same for all of them). The NOTIFY woke every
+    // replica's relay on every commit; relays no longer LISTEN (each is woken by its own process's commits), and
+    // the trigger stays while an image that listens may still be rolled back to.
     name: '0001_kit_outbox_order_and_notify',
     async up(db) {
       await db.raw('alter table outbox alter column created_at set default clock_timestamp()');
@@ -86,9 +87,4 @@ async function buildIndex(db: Knex, name: string, table: string, definition: str
   if (invalid.rows.length > 0) await db.raw('drop index concurrently if exists ??', [name]);
   const hasRows = (await db(table).first(db.raw('1'))) !== undefined;
   await db.raw(`create index ${hasRows ? 'concurrently ' : ''}if not exists ?? on ?? ${definition}`, [name, table]);
-}
-
-/** The Postgres NOTIFY channel the outbox trigger of `schema` signals (identifiers stop at 63 bytes). */
-export function outboxChannel(schema: string): string {
-  return `outbox_${schema}`.slice(0, 63);
 }

@@ -40,10 +40,36 @@ export function buildEnvelope<T extends EventType>(type: T, data: EventData<T>, 
   return envelope;
 }
 
+/** The relays of this process: told when a transaction of it that wrote to an outbox has committed. */
+const outboxWatchers = new Set<() => void>();
+
+/** Calls `wake` after each commit of this process that wrote to an outbox; answers how to stop. */
+export function watchOutboxWrites(wake: () => void): () => void {
+  outboxWatchers.add(wake);
+  return () => outboxWatchers.delete(wake);
+}
+
+const wakeWatchers = () => outboxWatchers.forEach((wake) => wake());
+
+interface Transactor {
+  isTransaction?: boolean;
+  parentTransaction?: Transactor;
+  executionPromise?: Promise<unknown>;
+}
+
+/** Wakes the relays once `db`'s outermost transaction commits (a savepoint's release commits nothing), or now. */
+function wakeAfterCommit(db: Knex | Knex.Transaction): void {
+  let trx = db as unknown as Transactor;
+  if (!trx.isTransaction) return wakeWatchers();
+  while (trx.parentTransaction) trx = trx.parentTransaction;
+  trx.executionPromise?.then(wakeWatchers, () => undefined);
+}
+
 /**
  * Writes an event to the outbox inside the caller's transaction, so the event exists if and only if
  * the state change committed. An event whose id is already there (a derived id, written again) is kept once. `routingKey` defaults to the event type; OCR requests add the engine
- * (`ocr.requested.v1.server`) so each engine's workers get only their own. The relay publishes it after commit (and again after a crash).
+ * (`ocr.requested.v1.server`) so each engine's workers get only their own. This process's relay publishes it right
+ * after the commit (another replica's relay, or this one after a crash, at its next sweep).
  */
 export async function enqueueEvent<T extends EventType>(trx: Knex | Knex.Transaction, type: T, data: EventData<T>, ids?: EnvelopeIds & { routingKey?: string }): Promise<Envelope<EventData<T>>> {
   const envelope = buildEnvelope(type, data, ids);
@@ -56,6 +82,7 @@ export async function enqueueEvent<T extends EventType>(trx: Knex | Knex.Transac
     envelope: JSON.stringify(envelope),
     trace_context: Object.keys(trace).length > 0 ? JSON.stringify(trace) : null,
   }).onConflict('id').ignore();
+  wakeAfterCommit(trx);
   return envelope;
 }
 

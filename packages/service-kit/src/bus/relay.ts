@@ -1,15 +1,12 @@
-import pg from 'pg';
 import type { Envelope } from '@frametext/contracts';
 import type { Knex } from '../db/index.js';
 import type { Logger } from '../logging/logger.js';
-import { outboxChannel } from './migrations.js';
+import { watchOutboxWrites } from './outbox.js';
 import type { TraceCarrier } from '../tracing/tracing.js';
 import { errorText } from '../errors/index.js';
 
 export interface OutboxRelayOptions {
   db: Knex;
-  /** The service's schema; without it the relay only sweeps (no LISTEN). */
-  schema: string | undefined;
   logger: Logger;
   sweepMs: number;
   batchSize?: number;
@@ -26,10 +23,11 @@ interface OutboxRow {
 }
 
 /**
- * Publishes what services wrote to their outbox, oldest first, and marks it published. Woken right after
- * each commit by the outbox trigger's NOTIFY, and by a periodic sweep that re-sends whatever a crash or an
- * outage left. Rows are claimed with FOR UPDATE SKIP LOCKED, so replicas of a service never send one twice
- * at the same time; a row published but not marked (crash in between) is sent again and deduped downstream.
+ * Publishes what services wrote to their outbox, oldest first, and marks it published. Woken right after each commit
+ * of its own process that wrote an event (never by other replicas' writes: at 50 workers that would be every replica
+ * on every frame), and by a periodic sweep that sends whatever another replica's crash or an outage left. Rows are
+ * claimed with FOR UPDATE SKIP LOCKED, so replicas never send one twice at the same time; a row published but not
+ * marked (crash in between) is sent again and deduped downstream.
  */
 export class OutboxRelay {
   private readonly batchSize: number;
@@ -37,20 +35,16 @@ export class OutboxRelay {
   private kicked = false;
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
-  private listener: pg.Client | undefined;
-  private listening: Promise<void> | undefined;
+  private unwatch: (() => void) | undefined;
 
   constructor(private readonly opts: OutboxRelayOptions) {
     this.batchSize = opts.batchSize ?? 100;
   }
 
   async start(): Promise<void> {
-    this.timer = setInterval(() => {
-      if (!this.listener) void this.listen();
-      this.kick();
-    }, this.opts.sweepMs);
+    this.timer = setInterval(() => this.kick(), this.opts.sweepMs);
     this.timer.unref();
-    await this.listen();
+    this.unwatch = watchOutboxWrites(() => this.kick());
     this.kick();
   }
 
@@ -72,10 +66,7 @@ export class OutboxRelay {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    await this.listening?.catch(() => undefined);
-    const listener = this.listener;
-    this.listener = undefined;
-    await listener?.end().catch(() => undefined);
+    this.unwatch?.();
     await this.chain.catch(() => undefined);
   }
 
@@ -116,32 +107,5 @@ export class OutboxRelay {
       if (done.length > 0) await trx('outbox').whereIn('id', done).update({ published_at: trx.fn.now() });
       return { fetched: rows.length, published: done.length, failed };
     });
-  }
-
-  private listen(): Promise<void> {
-    if (!this.opts.schema || !/^[a-z_][a-z0-9_]{0,62}$/.test(this.opts.schema) || this.stopped) return Promise.resolve();
-    const schema = this.opts.schema;
-    return (this.listening ??= (async () => {
-      const connection = (this.opts.db.client as { config?: { connection?: unknown } }).config?.connection;
-      if (typeof connection !== 'string' && (typeof connection !== 'object' || connection === null)) return;
-      const client = new pg.Client(connection as string | pg.ClientConfig);
-      client.on('notification', () => this.kick());
-      client.on('error', (err) => {
-        this.opts.logger.warn({ err: errorText(err) }, 'outbox LISTEN connection lost; the sweep continues and reconnects it');
-        if (this.listener === client) this.listener = undefined;
-        void client.end().catch(() => undefined);
-      });
-      try {
-        await client.connect();
-        await client.query(`LISTEN "${outboxChannel(schema)}"`);
-        if (this.stopped) await client.end();
-        else this.listener = client;
-      } catch (err) {
-        this.opts.logger.warn({ err: errorText(err) }, 'could not LISTEN for outbox inserts; relying on the sweep');
-        await client.end().catch(() => undefined);
-      }
-    })().finally(() => {
-      this.listening = undefined;
-    }));
   }
 }

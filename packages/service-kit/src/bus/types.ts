@@ -88,8 +88,6 @@ export interface BusOptions {
   logger: Logger;
   /** The service's database (its schema holds outbox and inbox). Required to consume or to run the relay. */
   db?: Knex;
-  /** Postgres schema of the service (for LISTEN/NOTIFY on its outbox). */
-  schema?: string;
   /** How long start() keeps trying to reach the broker before it throws. Default 30 s. */
   connectTimeoutMs?: number;
   /** How long publish() waits for a connection and a confirm (retrying across reconnects) before it throws. Default 10 s. */
