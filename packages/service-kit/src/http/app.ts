@@ -106,18 +106,18 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
     res.json({ status: 'ok', service: opts.name });
   });
   app.get('/health/ready', async (_req, res) => {
-    const checks: Record<string, string> = {};
     let ok = !draining;
-    const run = async (name: string, check: ReadinessCheck, required: boolean) => {
+    const run = async ([name, check]: [string, ReadinessCheck], required: boolean): Promise<[string, string]> => {
       try {
         await withTimeout(check(), 3_000);
-        checks[name] = 'ok';
+        return [name, 'ok'];
       } catch (err) {
         if (required) ok = false;
-        checks[name] = err instanceof Error ? err.message : 'failed';
+        return [name, err instanceof Error ? err.message : 'failed'];
       }
     };
-    await Promise.all([...Object.entries(readiness).map(([name, check]) => run(name, check, true)), ...Object.entries(reported).map(([name, check]) => run(name, check, false))]);
+    // Asked together, listed in a fixed order: the required checks, then those only reported.
+    const checks = Object.fromEntries(await Promise.all([...Object.entries(readiness).map((c) => run(c, true)), ...Object.entries(reported).map((c) => run(c, false))]));
     res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : draining ? 'draining' : 'unavailable', service: opts.name, checks });
   });
 
