@@ -82,6 +82,8 @@ export async function migrate(db: Knex, schema: string, migrations: Migration[])
   const byName = new Map(migrations.map((m) => [m.name, m]));
   if (byName.size !== migrations.length) throw new Error(`duplicate migration names in schema ${schema}`);
   const lock = new pg.Client((db.client as { config: { connection: pg.ClientConfig } }).config.connection);
+  // Losing this connection mid-migration (a database restart) fails the migration's own queries too.
+  lock.on('error', () => undefined);
   await lock.connect();
   try {
     await lock.query('select pg_advisory_lock($1, hashtext($2))', [MIGRATION_LOCK_CLASS, schema]);
