@@ -208,6 +208,14 @@ describe.each(Object.keys(RENDERED))('%s', (dir) => {
     expect([...pods.podConfig('gateway').HEALTH_ON_DEMAND].sort()).toEqual(fromZero.sort());
   });
 
+  // frame-extraction copies each source video to its scratch volume for ffmpeg, BUS_PREFETCH of them at once.
+  it('gives frame-extraction scratch space for as many of the largest uploads as it takes at once', () => {
+    const config = pods.podConfig('frame-extraction');
+    const largest = pods.podConfig('gateway').STORAGE_BODY_LIMIT_BYTES as number;
+    const tmp = (pods.podOf('frame-extraction').volumes as Doc[]).find((v) => v.name === 'tmp')!;
+    expect(bytes(tmp.emptyDir.sizeLimit)).toBeGreaterThanOrEqual(config.BUS_PREFETCH * largest + config.SCRATCH_RESERVE_BYTES);
+  });
+
   // Some network plugins ignore endPort and open a range's first port only.
   it('lists NetworkPolicy ports one by one, never as a range', () => {
     const policies = docs.filter((d) => d.kind === 'NetworkPolicy');

@@ -24,6 +24,12 @@ export const configSchema = serviceConfig({
   THUMBNAIL_WIDTH: z.coerce.number().int().min(16).max(2048).default(320),
   /** Where source videos are copied for ffmpeg (it needs a seekable file); defaults to the system's temp folder. */
   WORK_DIR: z.string().optional(),
+  /**
+   * Bytes WORK_DIR keeps free beside a source copy (ffmpeg's own temporary files, the filesystem's slack). A video that
+   * does not fit fails at once with the reason, instead of filling the disk. Size WORK_DIR for BUS_PREFETCH of the
+   * largest uploads (k8s/base gives frame-extraction 11 GiB: two 5 GiB videos).
+   */
+  SCRATCH_RESERVE_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
 });
 
 export type Config = z.infer<typeof configSchema>;

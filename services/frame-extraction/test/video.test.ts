@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -153,6 +154,24 @@ describe('bad videos fail the upload with a reason a person can read', () => {
       expect(out.failed?.reason).toBe('The video is too large to process (1280 x 720 pixels); videos may be at most 1000 pixels a side.');
     } finally {
       await strict.stop();
+    }
+  });
+
+  // The working folder's free space, all of it kept back: as when two large videos fill a pod's scratch volume.
+  it('a video with no room to be copied for decoding, refused before any byte is copied', async () => {
+    const scratch = await mkdtemp(join(tmpdir(), 'frametext-scratch-'));
+    const full = await startHarness({ WORK_DIR: scratch, SCRATCH_RESERVE_BYTES: String(Number.MAX_SAFE_INTEGER) });
+    try {
+      const uploadId = crypto.randomUUID();
+      const key = `uploads/${uploadId}/source/video.mp4`;
+      await full.putFile(key, charger.path);
+      const out = await full.outcome(await full.publishUpload({ kind: 'video', objectKeys: [key], uploadId, intervalSeconds: 5 }));
+      expect(out.failed?.reason).toMatch(/^The video \(\d+(\.\d)? KB\) could not be processed: the server had only 0 B of working space free for it\. Please try again later\.$/);
+      expect(out.order).toEqual(['upload.failed.v1']);
+      expect(await readdir(scratch)).toEqual([]);
+    } finally {
+      await full.stop();
+      await rm(scratch, { recursive: true, force: true });
     }
   });
 

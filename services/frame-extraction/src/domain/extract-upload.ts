@@ -1,5 +1,6 @@
-import { DEFAULT_FRAME_INTERVAL, type EventData } from '@frametext/contracts';
+import { DEFAULT_FRAME_INTERVAL, formatBytes, type EventData } from '@frametext/contracts';
 import { StorageNotFoundError, UploadCancelledError } from '@frametext/service-kit';
+import { NoScratchRoomError } from '../data/source-file.js';
 import type { ExtractionContext } from './context.js';
 import { FrameSink, type FrameReady } from './frame-sink.js';
 import { extractBrowserFrames, extractPhotoFrames } from './images.js';
@@ -51,6 +52,10 @@ export async function extractUpload(ctx: ExtractionContext, upload: EventData<'u
     if (err instanceof MediaError) {
       ctx.log.info({ uploadId: upload.uploadId, reason: err.reason }, 'upload media refused');
       return { ok: false, reason: err.reason };
+    }
+    if (err instanceof NoScratchRoomError) {
+      ctx.log.error({ uploadId: upload.uploadId, sourceBytes: err.sourceBytes, freeBytes: err.freeBytes }, 'no room in WORK_DIR for the source video: size it for BUS_PREFETCH of the largest uploads');
+      return { ok: false, reason: `The video (${formatBytes(err.sourceBytes)}) could not be processed: the server had only ${formatBytes(err.freeBytes)} of working space free for it. Please try again later.` };
     }
     if (err instanceof StorageNotFoundError) {
       // upload checked the objects before publishing; one gone since then was deleted, and will not come back.

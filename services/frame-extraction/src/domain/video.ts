@@ -56,7 +56,7 @@ function checkProbe(ctx: ExtractionContext, probe: VideoProbe, req: VideoRequest
  * as a JPEG with a thumbnail and handed to `sink` in time order. At most `maxFrames`. Answers ffprobe's duration.
  */
 export async function extractVideoFrames(ctx: ExtractionContext, req: VideoRequest, sink: FrameSink): Promise<number> {
-  return withLocalCopy(ctx.storage, req.sourceKey, ctx.config.WORK_DIR, async (path, size) => {
+  return withLocalCopy(ctx.storage, req.sourceKey, { workDir: ctx.config.WORK_DIR, reserveBytes: ctx.config.SCRATCH_RESERVE_BYTES }, async (path, size) => {
     if (size === 0) throw new MediaError('The video could not be read: the file is empty.');
     const probe = await readable(ctx, () => probeVideo(path, ctx.config.FFMPEG_TIMEOUT_MS));
     const { durationSeconds } = checkProbe(ctx, probe, req);
