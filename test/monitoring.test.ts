@@ -49,6 +49,16 @@ describe('deploy/monitoring', () => {
     for (const name of defined) expect(used.some((u) => u === name || u.startsWith(`${name}_`)), name).toBe(true);
   });
 
+  // The broker's queue counts, an outbox's backlog and results' uploads in progress are read from one shared place:
+  // every replica reports the same number, so adding them up shows N times the truth.
+  it('never adds up a gauge that every replica reports alike', () => {
+    const shared = [METRIC_NAMES.queueMessages, METRIC_NAMES.queueConsumers, METRIC_NAMES.outboxBacklog, METRIC_NAMES.outboxOldestAge, METRIC_NAMES.uploadsInProgress, METRIC_NAMES.oldestProgressAge];
+    const exprs = [...rules.map((r) => r.expr), ...dashboard.panels.flatMap((p) => p.targets.map((t) => t.expr))];
+    const summed = exprs.filter((e) => shared.some((name) => new RegExp(`sum\\b[^()]*(\\([^()]*\\))?\\s*\\(\\s*${name}\\b`).test(e)));
+    expect(exprs.filter((e) => shared.some((name) => e.includes(name))).length).toBeGreaterThan(5);
+    expect(summed).toEqual([]);
+  });
+
   it('scrapes every process on its HTTP port + 1000', () => {
     const targets = (parse(read('prometheus.yml')) as { scrape_configs: { static_configs: { targets: string[] }[] }[] }).scrape_configs.flatMap((c) => c.static_configs.flatMap((s) => s.targets));
     expect(targets.sort()).toEqual(SERVICE_REGISTRY.map((s) => `${s.name}:${s.port + 1000}`).sort());
