@@ -19,7 +19,7 @@ const RUNTIME_PACKAGES = [
 const TEST_PACKAGES = [
   { bin: 'chromium', pkg: ['chromium'] },
   { bin: 'docker-compose', pkg: ['docker-compose'] },
-  // docs/scripting.md's curl and Python examples run as written (test/scripting.test.ts).
+  // docs/scripting.md's curl and Python examples run as written (test/pipeline/scripting.test.ts).
   { bin: 'curl', pkg: ['curl'] },
   { bin: 'jq', pkg: ['jq'] },
   { bin: 'python3', pkg: ['python3'] },

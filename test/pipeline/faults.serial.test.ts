@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chargerValues, makeChargerVideo, type GeneratedVideo } from '@frametext/sample-media';
-import { startIsolatedProduct } from '../scripts/lib/isolated-product.mjs';
-import { mailboxMessages } from '../scripts/lib/mailbox.mjs';
-import { apiClient, type UploadStatus } from './support/client.js';
+import { startIsolatedProduct } from '../../scripts/lib/isolated-product.mjs';
+import { mailboxMessages } from '../../scripts/lib/mailbox.mjs';
+import { apiClient, type UploadStatus } from '../support/client.js';
 
 const base = 'http://localhost:8080';
 const SECONDS = 40;

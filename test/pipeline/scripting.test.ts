@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chargerValues, makeChargerVideo, makePhotoSeries, type GeneratedVideo } from '@frametext/sample-media';
-import { useStack } from './support/use-stack.js';
+import { useStack } from '../support/use-stack.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
+const ROOT = path.resolve(import.meta.dirname, '../..');
 const DOC = path.join(ROOT, 'docs/scripting.md');
 const CLI = path.join(ROOT, 'packages/cli/dist/main.js');
 const SECONDS = 5;

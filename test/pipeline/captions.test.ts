@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CAPTIONS_CORPUS, LOW_CAPTIONS, makeCaptionsVideo, type GeneratedVideo } from '@frametext/sample-media';
-import { blockLimits, captionCuesInBox, defaultRect, editDistance, openFilters, sameCaption, toSrt, type TextBlock } from '../packages/text-analysis/src/index.js';
-import { useStack } from './support/use-stack.js';
+import { blockLimits, captionCuesInBox, defaultRect, editDistance, openFilters, sameCaption, toSrt, type TextBlock } from '../../packages/text-analysis/src/index.js';
+import { useStack } from '../support/use-stack.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'captions-media-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

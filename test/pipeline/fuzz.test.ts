@@ -9,9 +9,9 @@ import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CREDIT_PACK_SIZES } from '@frametext/contracts';
 import { socketRequest, type SocketAnswer } from '@frametext/service-kit/testing';
-import { ROUTES, type Method } from '../services/gateway/src/routes.js';
-import type { PipelineStack } from './support/pipeline-stack.js';
-import { useStack } from './support/use-stack.js';
+import { ROUTES, type Method } from '../../services/gateway/src/routes.js';
+import type { PipelineStack } from '../support/pipeline-stack.js';
+import { useStack } from '../support/use-stack.js';
 
 // ---------------------------------------------------------------- the endpoints
 
@@ -367,7 +367,7 @@ interface Outcome {
 }
 
 /** Where this checkout sits on disk: an answer naming it leaks a server path. */
-const CHECKOUT = fileURLToPath(new URL('..', import.meta.url));
+const CHECKOUT = fileURLToPath(new URL('../..', import.meta.url));
 const STACK_TRACE = new RegExp(`\\n\\s+at |\\bat .+:\\d+:\\d+|node_modules|${CHECKOUT.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}|\\.[jt]s:\\d+`);
 
 /** What is wrong with an answer, or undefined when nothing is. */

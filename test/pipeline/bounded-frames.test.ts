@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { creditCost } from '@frametext/contracts';
 import { drawtext, ffmpeg, makePhotoSeries } from '@frametext/sample-media';
-import { useStack } from './support/use-stack.js';
+import { useStack } from '../support/use-stack.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'frametext-bounded-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

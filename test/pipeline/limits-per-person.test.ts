@@ -2,7 +2,7 @@
 // person signs, whatever the token: their API tokens share it, their browser session spends it too, and nobody else's
 // budget moves.
 import { expect, it } from 'vitest';
-import { useStack } from './support/use-stack.js';
+import { useStack } from '../support/use-stack.js';
 
 const REQUESTS_PER_MINUTE = 10;
 const stack = useStack({ REQUESTS_PER_MINUTE_PER_PERSON: String(REQUESTS_PER_MINUTE) });

@@ -2,7 +2,7 @@
 // (IPv4-compatible, translated, 6to4, Teredo). Through the gateway, as a person registers a webhook, each is refused
 // with a reason that names the IPv4 address it carries; a form that carries a public address is not.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useStack } from './support/use-stack.js';
+import { useStack } from '../support/use-stack.js';
 
 const stack = useStack();
 let token: string;

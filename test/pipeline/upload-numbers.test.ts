@@ -3,7 +3,7 @@
 // is reserved or charged for it (issue 29: a negative duration reached a frame count that threw).
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useStack } from './support/use-stack.js';
+import { useStack } from '../support/use-stack.js';
 
 const stack = useStack();
 let token: string;

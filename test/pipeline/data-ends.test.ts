@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeChargerVideo, makeSlidesVideo } from '@frametext/sample-media';
-import type { VisionImageResponse } from '../services/ocr-cloud/src/domain/vision-text.js';
-import { startReceiver } from '../services/results/test/support/receiver.js';
-import { findText } from './support/find-text.js';
-import { useStack } from './support/use-stack.js';
+import type { VisionImageResponse } from '../../services/ocr-cloud/src/domain/vision-text.js';
+import { startReceiver } from '../../services/results/test/support/receiver.js';
+import { findText } from '../support/find-text.js';
+import { useStack } from '../support/use-stack.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'data-ends-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

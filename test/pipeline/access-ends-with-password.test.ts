@@ -4,9 +4,9 @@
 // an account without one, a fresh sign-in), not just an access token; and the token list tells each token's last use.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { mailedTo } from '../services/identity/test/helpers.js';
-import { FakeOidc, googleEnv, googleSignIn } from '../services/identity/test/support/fake-oidc.js';
-import { useStack } from './support/use-stack.js';
+import { mailedTo } from '../../services/identity/test/helpers.js';
+import { FakeOidc, googleEnv, googleSignIn } from '../../services/identity/test/support/fake-oidc.js';
+import { useStack } from '../support/use-stack.js';
 
 const CACHE_MS = 5_000;
 const ACCESS_ENDED = 'every session of your account was signed out and every personal API token was revoked';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chargerValues, makeChargerVideo, makePhotoSeries } from '@frametext/sample-media';
-import { useStack } from './support/use-stack.js';
+import { useStack } from '../support/use-stack.js';
 
 const REQUESTS_PER_MINUTE = 120;
 const CACHE_MS = 5_000;

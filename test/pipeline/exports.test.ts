@@ -19,8 +19,8 @@ import {
   sourceFromDetails,
   toSrt,
   DEFAULT_TRACKING_SETTINGS,
-} from '../packages/text-analysis/src/index.js';
-import { useStack } from './support/use-stack.js';
+} from '../../packages/text-analysis/src/index.js';
+import { useStack } from '../support/use-stack.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'exports-media-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { makeChargerVideo, makeTelemetryVideo } from '@frametext/sample-media';
 import { creditCost } from '@frametext/contracts';
 import { sampleOf } from '@frametext/service-kit/testing';
-import { useStack } from './support/use-stack.js';
+import { useStack } from '../support/use-stack.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'deletion-media-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

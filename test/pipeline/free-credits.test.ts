@@ -2,8 +2,8 @@
 // the e-mailed link is opened, and only once however often it is opened.
 import { describe, expect, it } from 'vitest';
 import { eventually, uniqueName } from '@frametext/service-kit/testing';
-import { confirmationTokenIn, mailboxMessages } from '../scripts/lib/mailbox.mjs';
-import { useStack } from './support/use-stack.js';
+import { confirmationTokenIn, mailboxMessages } from '../../scripts/lib/mailbox.mjs';
+import { useStack } from '../support/use-stack.js';
 
 const FREE_CREDITS = 50;
 const stack = useStack();

@@ -1,8 +1,8 @@
 // The product as `npm start` runs it: every service built and started as its own process, behind the gateway
 // on :8080. Serial because it takes the real ports; it needs a build (`npm test` builds first).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIsolatedProduct } from '../scripts/lib/isolated-product.mjs';
-import { SERVICES } from '../scripts/lib/services.mjs';
+import { startIsolatedProduct } from '../../scripts/lib/isolated-product.mjs';
+import { SERVICES } from '../../scripts/lib/services.mjs';
 
 const base = 'http://localhost:8080';
 let product: Awaited<ReturnType<typeof startIsolatedProduct>> | undefined;

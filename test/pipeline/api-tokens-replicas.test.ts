@@ -2,7 +2,7 @@
 // second one in its own process, in front of the same identity and Postgres, count one budget per person, for all
 // their tokens and their browser session together.
 import { beforeAll, expect, it } from 'vitest';
-import { useStack } from './support/use-stack.js';
+import { useStack } from '../support/use-stack.js';
 
 const REQUESTS_PER_MINUTE = 10;
 const stack = useStack({ REQUESTS_PER_MINUTE_PER_PERSON: String(REQUESTS_PER_MINUTE) });
