@@ -21,7 +21,7 @@ interface Props {
 
 /**
  * One upload. The name button opens it and stretches over the whole card, so a click anywhere opens it; the
- * checkbox sits above that layer and selects it for deletion.
+ * checkbox beside the name sits above that layer and selects it for deletion (on the picture it hid its text).
  */
 export function UploadCard({ upload, selected, busy, onToggle, onOpen }: Props) {
   const badge = badgeFor(upload.status);
@@ -31,9 +31,12 @@ export function UploadCard({ upload, selected, busy, onToggle, onOpen }: Props) 
         {upload.imageUrl ? <img src={upload.imageUrl} alt="" loading="lazy" /> : <span className="upload-card__placeholder" aria-hidden="true" />}
       </div>
       <div className="upload-card__body">
-        <button type="button" className="upload-card__open" onClick={() => onOpen(upload)} disabled={busy}>
-          {upload.uploadName}
-        </button>
+        <div className="upload-card__title">
+          <button type="button" className="upload-card__open" onClick={() => onOpen(upload)} disabled={busy}>
+            {upload.uploadName}
+          </button>
+          <input className="upload-card__select" type="checkbox" checked={selected} onChange={() => onToggle(upload.id)} aria-label={`Select ${upload.uploadName}`} />
+        </div>
         <div className="upload-card__meta">
           <time className="muted small" dateTime={upload.uploadedAt}>
             {formatUploadDate(upload.uploadedAt)}
@@ -44,7 +47,6 @@ export function UploadCard({ upload, selected, busy, onToggle, onOpen }: Props) 
         </div>
         <p className="muted small upload-card__mode">{modeAndFrames(upload)}</p>
       </div>
-      <input className="upload-card__select" type="checkbox" checked={selected} onChange={() => onToggle(upload.id)} aria-label={`Select ${upload.uploadName}`} />
     </li>
   );
 }
