@@ -497,7 +497,7 @@ describe('hostile input', () => {
       await fetch(urls[0]!, { method: 'PUT', body: 'not a video', headers: { 'content-type': 'video/mp4' } });
       expect((await stack.api('POST', '/uploadComplete', { uploadID }, user.token)).status).toBe(400);
     }
-    console.log(`fuzz: ${accepted.length} harmless getUploadURL variants were accepted and then failed to release their credits`);
+    console.log(`fuzz: ${accepted.length} harmless getUploadURL variants were accepted; each was then failed with a wrong file, which gives its credits back`);
     // A Local run logged with the user's token is work done and paid for, once per upload id however often it is
     // logged again: every variant uses the same id, so the balance may be lower by exactly that one charge.
     const localRuns = outcomes.filter((o) => o.withToken && o.endpoint.name === 'POST /api/logLocalUpload' && o.answer?.status === 200);
