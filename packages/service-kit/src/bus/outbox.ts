@@ -57,11 +57,16 @@ interface Transactor {
   executionPromise?: Promise<unknown>;
 }
 
+/** Transactions already set to wake the relays at their commit (one wake however many events they write). */
+const wakingAtCommit = new WeakSet<Transactor>();
+
 /** Wakes the relays once `db`'s outermost transaction commits (a savepoint's release commits nothing), or now. */
 function wakeAfterCommit(db: Knex | Knex.Transaction): void {
   let trx = db as unknown as Transactor;
   if (!trx.isTransaction) return wakeWatchers();
   while (trx.parentTransaction) trx = trx.parentTransaction;
+  if (wakingAtCommit.has(trx)) return;
+  wakingAtCommit.add(trx);
   trx.executionPromise?.then(wakeWatchers, () => undefined);
 }
 

@@ -77,11 +77,14 @@ export async function extractVideoFrames(ctx: ExtractionContext, req: VideoReque
 
 type Store = (frame: RawFrame, timestampMs: number) => Promise<StoredFrame>;
 
+/** How every ffmpeg run of an upload is bounded: its timeout and its decoder threads. */
+const ffmpegRun = (ctx: ExtractionContext) => ({ timeoutMs: ctx.config.FFMPEG_TIMEOUT_MS, threads: ctx.config.WORKER_THREADS });
+
 async function atInterval(ctx: ExtractionContext, path: string, durationSeconds: number, req: VideoRequest, store: Store, sink: FrameSink): Promise<void> {
   const times = sampleTimestampsMs(durationSeconds, req.intervalSeconds, req.maxFrames);
   const method = chooseSamplingMethod(times.length, req.intervalSeconds, ctx.config.SEEK_MIN_INTERVAL_SECONDS);
   ctx.log.info({ frames: times.length, durationSeconds, intervalSeconds: req.intervalSeconds, method }, 'extracting frames');
-  const run = { timeoutMs: ctx.config.FFMPEG_TIMEOUT_MS, threads: ctx.config.WORKER_THREADS };
+  const run = ffmpegRun(ctx);
   if (method === 'seek') {
     const stored = await mapLimit(times, ctx.config.FFMPEG_SEEK_CONCURRENCY, async (ms) => {
       // The last slot can fall on the very end, past the last decodable frame: take the last moment instead.
@@ -105,7 +108,7 @@ async function slides(ctx: ExtractionContext, path: string, durationSeconds: num
   const detector = new SlideDetector();
   const limits = imageLimits(ctx.config);
   let index = 0;
-  for await (const frame of decodeFrames({ path, ...intervalSampling(SLIDE_SAMPLE_SECONDS), maxFrames: samples, timeoutMs: ctx.config.FFMPEG_TIMEOUT_MS, threads: ctx.config.WORKER_THREADS })) {
+  for await (const frame of decodeFrames({ path, ...intervalSampling(SLIDE_SAMPLE_SECONDS), maxFrames: samples, ...ffmpegRun(ctx) })) {
     const timestampMs = index * SLIDE_SAMPLE_SECONDS * 1000;
     index++;
     if (detector.isNewSlide(await greySample(frame, limits))) await sink.add(await store(frame, timestampMs));
