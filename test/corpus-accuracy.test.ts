@@ -14,7 +14,7 @@ const FLOORS: Record<string, number> = {
   pages: 99, // of 120 (bare Tesseract 99)
   receipts: 153, // of 211 (153)
   screens: 163, // of 172 (163)
-  sevenseg: 41, // of 55 (1)
+  sevenseg: 42, // of 55 (1)
   subtitles: 2, // of 14 (2)
 };
 

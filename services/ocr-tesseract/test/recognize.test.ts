@@ -315,6 +315,8 @@ describe('what the engine keeps of its readings', () => {
     expect(texts(withSegmentWords([one(word('1Z05', 100, 100, 40))], [display('12.05', 100, 100)]))).toEqual(['12.05']);
     // A page's `100`, surely read, shows other digits than the reader's `0.0`: print.
     expect(texts(withSegmentWords([one(word('100', 100, 100))], [display('0.0', 100, 100)]))).toEqual(['100']);
+    // A sure `!` over an LCD's value holds no digit: a guess at the display, not print.
+    expect(texts(withSegmentWords([one(word('!', 100, 100, 86))], [display('0.601', 100, 100)]))).toEqual(['0.601']);
     // A word no seven-segment display could show stays, however unsure Tesseract is of it.
     expect(texts(withSegmentWords([one(word('"Multilines"', 100, 100, 56))], [display('11', 100, 100)]))).toEqual(['"Multilines"']);
   });

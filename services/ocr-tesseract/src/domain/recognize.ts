@@ -254,12 +254,14 @@ const printedWord = (w: TsvWord) => w.confidence >= 50 && (w.text.match(/\p{L}/g
  * Whether Tesseract's words at a display are print the segment reader took for segments: a word no display could show
  * (`"Multilines"`, read as `11`), or words all read surely (SURE_PRINT) that are clean numbers (a receipt's `5.60`,
  * read as `560`) or show other digits than the value (a page's `100` read as `0.0`). Its guesses at segment digits
- * mix in look-alike letters (`I2.O5` for `12.05`).
+ * mix in look-alike letters (`I2.O5` for `12.05`); words without a digit (`!` over an LCD's `0.601`) show no print
+ * of digits at all.
  */
 function printAt(there: TsvWord[], value: string): boolean {
   if (there.some(printedWord)) return true;
   if (there.length === 0 || !there.every((w) => w.confidence >= SURE_PRINT)) return false;
-  return there.every((w) => CLEAN_NUMBER.test(w.text)) || digitsShown(there.map((w) => w.text).join('')) !== digitsShown(value);
+  const text = there.map((w) => w.text).join('');
+  return there.every((w) => CLEAN_NUMBER.test(w.text)) || (/\d/.test(text) && digitsShown(text) !== digitsShown(value));
 }
 
 /** A number as print shows it: digits with their points, commas and colons, no look-alike letters. */
