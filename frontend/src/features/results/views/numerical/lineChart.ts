@@ -1,4 +1,4 @@
-import { Chart, Legend, LineController, LineElement, LinearScale, PointElement, Tooltip, type Plugin } from 'chart.js';
+import { Chart, Legend, LineController, LineElement, LinearScale, PointElement, Tooltip, type Plugin, type Scale } from 'chart.js';
 import { formatClock } from '@frametext/text-analysis';
 import { MARK_COLOUR, SERIES_COLOURS, type ChartMark, type ChartModel } from './chartData';
 
@@ -59,6 +59,12 @@ export function drawLineChart(canvas: HTMLCanvasElement, model: ChartModel, colo
         ticks: { color: colours.muted, ...(axis.isTime ? { callback: (value: number | string) => formatClock(Number(value)) } : {}) },
         grid: { color: colours.grid },
         border: { color: colours.text },
+        // Chart.js gives each left axis at most half the chart's width shared by all of them, stacked or not
+        // (chart.js#11746): four axes on a phone got 44 px, and `1,500` showed as `,500`. Stacked axes share one
+        // column, so each may take what its labels need, up to half the chart.
+        afterSetDimensions: (scale: Scale) => {
+          scale.maxWidth = scale.chart.width / 2;
+        },
       },
     ]).reverse(),
   );
