@@ -86,7 +86,14 @@ describe('the OpenAPI description', () => {
     const error = checker.component('Error');
     expect(error({ error: { code: 'request/invalid-body', message: 'uploadName: Please name your upload before uploading.', correlationId: 'c-1', details: [{ path: 'uploadName' }] } })).toEqual([]);
     expect(error({ message: 'no code' })).not.toEqual([]);
-    for (const item of Object.values(doc.paths)) for (const op of Object.values(item)) expect(op.responses.default?.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/Error' });
+    for (const [path, item] of Object.entries(doc.paths)) {
+      // The Google-compatible endpoints answer Google's error body, as its clients read it.
+      const body = path.startsWith('/v1/') ? 'GoogleError' : 'Error';
+      for (const op of Object.values(item)) expect(op.responses.default?.content?.['application/json']?.schema, path).toEqual({ $ref: `#/components/schemas/${body}` });
+    }
+    const google = checker.component('GoogleError');
+    expect(google({ error: { code: 400, message: 'FrameText detects text only.', status: 'INVALID_ARGUMENT', details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'annotate/feature-not-supported', domain: 'frametext' }] } })).toEqual([]);
+    expect(google({ error: { code: 'annotate/x', message: 'm' } })).not.toEqual([]);
   });
 
   it('is what the pipeline check holds answers to: a wrong field, an unknown route or a missing body is reported', () => {

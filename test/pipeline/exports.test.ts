@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { numericalExportSchema, type UploadDetailsResponse } from '@frametext/contracts';
+import { annotateVideoResponseSchema, numericalExportSchema, type UploadDetailsResponse } from '@frametext/contracts';
 import { CAPTIONS_CORPUS, chargerValues, makeCaptionsVideo, makeChargerVideo } from '@frametext/sample-media';
 import {
   keptNumericalSeries,
@@ -169,14 +169,29 @@ describe('exports for scripts', () => {
       ),
     );
 
+    // Any upload, whatever its mode, also exports its text in Google Video Intelligence's shape (docs/video-intelligence.md):
+    // the title on screen throughout is one text with one segment over the whole video, each battery reading a text
+    // of its own for its second.
+    const gvi = await download(uploadID, 'format=gvi&view=region', owner.readToken);
+    expect(gvi.status).toBe(200);
+    expect(gvi.contentType).toBe('application/json');
+    expect(gvi.disposition).toBe('attachment; filename="Charger- run 1-video-intelligence.json"');
+    const annotations = annotateVideoResponseSchema.parse(JSON.parse(gvi.text)).annotationResults[0]!.textAnnotations;
+    const title = annotations.find((a) => a.text === 'DC FAST CHARGER');
+    expect(title?.segments.map((x) => x.segment)).toEqual([{ startTimeOffset: '0s', endTimeOffset: `${SECONDS}s` }]);
+    for (const s of [1, 4]) {
+      const reading = annotations.find((a) => a.text === chargerValues(s).battery);
+      expect(reading?.segments.map((x) => x.segment), chargerValues(s).battery).toEqual([{ startTimeOffset: `${s}s`, endTimeOffset: `${s + 1}s` }]);
+    }
+
     // What cannot be given: a clear 400, 404 or 403.
     const srt = await download(uploadID, 'format=srt', owner.readToken);
     expect(srt.status).toBe(400);
     expect(errorOf(srt).error).toMatchObject({ code: 'export/format-not-offered', message: 'The numerical view does not export srt; it exports csv, txt, json.' });
     const pdf = await download(uploadID, 'format=pdf', owner.readToken);
     expect(pdf.status).toBe(400);
-    expect(errorOf(pdf).error.message).toBe('format: format must be one of csv, txt, srt, vtt, json');
-    expect(errorOf(await download(uploadID, '', owner.readToken)).error.message).toBe('format: format must be one of csv, txt, srt, vtt, json');
+    expect(errorOf(pdf).error.message).toBe('format: format must be one of csv, txt, srt, vtt, json, gvi');
+    expect(errorOf(await download(uploadID, '', owner.readToken)).error.message).toBe('format: format must be one of csv, txt, srt, vtt, json, gvi');
     const chart = await download(uploadID, 'format=csv&view=chart', owner.readToken);
     expect(chart.status).toBe(400);
     expect(errorOf(chart).error.message).toBe('view: view must be one of presentation, numerical, region, scroll');

@@ -49,6 +49,8 @@ const PAGES = new Set(['GET /api/simulated-checkout/:id', 'POST /api/simulated-c
 
 /** Routes whose body the service reads raw (Stripe signs the bytes), not through the kit's JSON parser. */
 const RAW_BODY = new Set(['POST /api/stripe/webhook']);
+/** Refusals of a request that is not valid HTTP/1.1, answered by the server before routing (its path unknown). */
+const HTTP_LEVEL_REFUSALS = new Set(['request/malformed', 'request/incomplete', 'request/headers-too-large']);
 
 interface Endpoint {
   /** `POST /api/getUploadURL`: the method and the table's path. */
@@ -96,6 +98,8 @@ function baseRequests(userEmail: string): Record<string, { body?: unknown; query
     'POST /api/simulated-checkout/:id/pay': { id: `cs_sim_${'0'.repeat(48)}`, body: {} },
     'POST /api/webhooks': { body: { url: 'https://example.com/fuzz' } },
     'POST /api/stripe/webhook': { body: { id: 'evt_fuzz', type: 'checkout.session.completed', data: { object: {} } } },
+    // Four bytes that are no video: every variant is refused before an upload is made.
+    'POST /v1/videos:annotate': { body: { inputContent: 'AAAA', features: ['TEXT_DETECTION'] } },
   };
 }
 
@@ -114,7 +118,8 @@ function tableEndpoints(userEmail: string): Endpoint[] {
       out.push({
         name,
         method,
-        path: pattern.replace(/:[A-Za-z]+/g, () => base.id ?? randomUUID()),
+        // A parameter is a whole segment: `videos:annotate` is a literal.
+        path: pattern.replace(/\/:[A-Za-z]+/g, () => `/${base.id ?? randomUUID()}`),
         query: base.query ?? '',
         body: base.body,
         contentType: base.body === undefined ? undefined : 'application/json',
@@ -384,8 +389,12 @@ function problemWith(o: Outcome): string | undefined {
     const isJson = /^application\/json/.test(headers['content-type'] ?? '');
     if (!isJson) return endpoint.page && /^text\/html/.test(headers['content-type'] ?? '') ? undefined : `a ${status} that is not JSON (${headers['content-type'] ?? 'no type'})`;
     try {
-      const parsed = JSON.parse(body) as { error?: { code?: unknown; message?: unknown } };
-      if (typeof parsed.error?.code !== 'string' || typeof parsed.error.message !== 'string' || !parsed.error.message) return `a ${status} without { error: { code, message } }`;
+      const parsed = JSON.parse(body) as { error?: { code?: unknown; message?: unknown; status?: unknown } };
+      // The Google-compatible /v1 endpoints answer Google's error body: the HTTP status as code, and a status name.
+      // A request that is not valid HTTP is refused by the server before any path is read: FrameText's body there.
+      if (endpoint.name.includes(' /v1/') && !(typeof parsed.error?.code === 'string' && HTTP_LEVEL_REFUSALS.has(parsed.error.code))) {
+        if (parsed.error?.code !== status || typeof parsed.error.status !== 'string' || typeof parsed.error.message !== 'string' || !parsed.error.message) return `a ${status} without Google's { error: { code, message, status } }`;
+      } else if (typeof parsed.error?.code !== 'string' || typeof parsed.error.message !== 'string' || !parsed.error.message) return `a ${status} without { error: { code, message } }`;
     } catch {
       return `a ${status} whose body is not JSON`;
     }

@@ -38,6 +38,7 @@ import {
   uploadCompleteResponseSchema,
   uploadStatusResponseSchema,
 } from './uploads.js';
+import { annotateOperationSchema, annotateVideoAnswerSchema, annotateVideoResponseSchema, annotateVideoRequestSchema, googleErrorBodySchema } from './video-intelligence.js';
 import { createWebhookRequestSchema, createWebhookResponseSchema, listWebhooksResponseSchema, webhookDeliverySchema, webhookIdSchema } from './webhooks.js';
 
 /*
@@ -83,6 +84,8 @@ export interface ApiOperation {
   responses: Record<number, ApiResponse>;
   /** Error answers worth knowing by status (all carry the error body). 403 for a refused token is added for signed-in routes. */
   errors?: Record<number, string>;
+  /** The error body, when not FrameText's own (the Google-compatible endpoints answer Google's). */
+  errorBody?: NamedSchema;
 }
 
 export const API_TAGS = {
@@ -91,6 +94,7 @@ export const API_TAGS = {
   results: 'Results',
   webhooks: 'Webhooks',
   credits: 'Credits and profile',
+  videoIntelligence: 'Google Video Intelligence compatible',
   system: 'System',
 } as const;
 export type ApiTag = keyof typeof API_TAGS;
@@ -348,13 +352,15 @@ export const API_OPERATIONS: Record<string, ApiOperation> = {
     description:
       'Built from your saved work in that view (GET /api/uploads/:id/work/:view); without saved work, from what the view shows when first opened. ' +
       'Numerical with no series selected exports the series Find the numbers finds. Formats by view: presentation txt; numerical csv, json; ' +
-      'region csv, txt, srt, vtt (subtitles of the first box); scroll csv, txt. The file name is in Content-Disposition. docs/api.md has examples.',
+      'region csv, txt, srt, vtt (subtitles of the first box); scroll csv, txt. format=gvi, for any upload and view: its text in Google Video Intelligence\'s JSON. ' +
+      'The file name is in Content-Disposition. docs/api.md has examples.',
     params: uploadIdParam,
     query: exportQuerySchema,
     responses: {
       200: {
-        description: 'The file, with `Content-Disposition: attachment; filename="..."` (the name the app saves it under). JSON is the Numerical export (docs/exports.md).',
-        json: named('NumericalExport', numericalExportSchema),
+        description:
+          'The file, with `Content-Disposition: attachment; filename="..."` (the name the app saves it under). JSON is the Numerical export (docs/exports.md), or with format=gvi Google Video Intelligence\'s AnnotateVideoResponse (docs/video-intelligence.md).',
+        json: named('ExportJson', z.union([numericalExportSchema, annotateVideoResponseSchema])),
         contentTypes: Object.values(EXPORT_CONTENT_TYPES).filter((type) => type !== EXPORT_CONTENT_TYPES.json),
         headers: { 'Content-Disposition': 'attachment; filename="<the file name the app uses>"' },
       },
@@ -470,5 +476,40 @@ export const API_OPERATIONS: Record<string, ApiOperation> = {
     tag: 'system',
     summary: 'This description of the API (OpenAPI 3.1).',
     responses: { 200: { description: 'The OpenAPI document.', json: named('OpenApiDocument', z.looseObject({ openapi: z.string(), paths: z.record(z.string(), z.unknown()) })) } },
+  },
+  // ---------------------------------------------------------------- Google Video Intelligence compatible (/v1, issue 33)
+  'POST /v1/videos:annotate': {
+    tag: 'videoIntelligence',
+    summary: 'Google Video Intelligence\'s text detection: starts reading a video, answers a long-running operation.',
+    description:
+      'AnnotateVideoRequest in Google\'s JSON mapping, with features ["TEXT_DETECTION"]: the video as inputContent (base64, MP4 or MOV) or one of your uploads as ' +
+      'inputUri frametext://uploads/{id}. An inline video is an ordinary upload (its credits, the upload scope) read one frame a second. Poll the operation with GET /v1/{name}. ' +
+      'Errors answer Google\'s body. docs/video-intelligence.md has the migration guide.',
+    body: { ...named('AnnotateVideoRequest', annotateVideoRequestSchema), example: { inputContent: 'AAAAIGZ0eXBpc29t...', features: ['TEXT_DETECTION'], videoContext: { textDetectionConfig: { languageHints: ['en'] } } } },
+    responses: ok('The operation: its name is projects/-/locations/-/operations/{upload id}.', 'AnnotateVideoStarted', annotateVideoAnswerSchema),
+    errors: {
+      400: 'A feature other than TEXT_DETECTION, invalid base64, not a video, an unsupported field (outputUri, gs:// inputUri, segments) or language (INVALID_ARGUMENT).',
+      402: 'Not enough credits for the video\'s frames (RESOURCE_EXHAUSTED).',
+      404: 'inputUri names no upload of yours (NOT_FOUND).',
+      413: 'The body is larger than 64 MB.',
+    },
+    errorBody: named('GoogleError', googleErrorBodySchema),
+  },
+  'GET /v1/projects/-/locations/-/operations/:id': {
+    tag: 'videoIntelligence',
+    summary: 'The operation of a text detection: progress while the video is read, then AnnotateVideoResponse (or the error).',
+    description: 'google.longrunning.Operation in Google\'s JSON mapping. done is false with AnnotateVideoProgress as metadata until the upload is processed; then response holds the text annotations, or error the reason it failed.',
+    params: { id: { description: 'The upload id: the last segment of the operation name.', schema: uploadIdSchema } },
+    responses: ok('The operation.', 'AnnotateVideoOperation', annotateOperationSchema),
+    errors: { 404: 'No such operation among yours (NOT_FOUND), or it was deleted.' },
+    errorBody: named('GoogleError', googleErrorBodySchema),
+  },
+  'GET /v1/operations/projects/-/locations/-/operations/:id': {
+    tag: 'videoIntelligence',
+    summary: 'The same operation, at the other address Google\'s clients may use (/v1/operations/{name}).',
+    params: { id: { description: 'The upload id: the last segment of the operation name.', schema: uploadIdSchema } },
+    responses: ok('The operation.', 'AnnotateVideoOperation', annotateOperationSchema),
+    errors: { 404: 'No such operation among yours (NOT_FOUND), or it was deleted.' },
+    errorBody: named('GoogleError', googleErrorBodySchema),
   },
 };

@@ -32,11 +32,18 @@ export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
   json: 'application/json',
 };
 
-export const exportFormatSchema = z.enum(EXPORT_FORMATS, { error: `format must be one of ${EXPORT_FORMATS.join(', ')}` });
+/**
+ * What the export endpoint takes: the views' formats, and `gvi`, any upload's text in Google Video Intelligence's
+ * shape (AnnotateVideoResponse; docs/video-intelligence.md), whatever the view.
+ */
+export const EXPORT_QUERY_FORMATS = [...EXPORT_FORMATS, 'gvi'] as const;
+export type ExportQueryFormat = (typeof EXPORT_QUERY_FORMATS)[number];
+
+export const exportFormatSchema = z.enum(EXPORT_QUERY_FORMATS, { error: `format must be one of ${EXPORT_QUERY_FORMATS.join(', ')}` });
 export const exportViewSchema = z.enum(KEPT_WORK_VIEWS, { error: `view must be one of ${KEPT_WORK_VIEWS.join(', ')}` });
 
 export const exportQuerySchema = z.object({
-  format: exportFormatSchema.describe('The file: csv, txt, srt, vtt or json (each view offers some of them).'),
+  format: exportFormatSchema.describe('The file: csv, txt, srt, vtt or json (each view offers some of them), or gvi: the text in Google Video Intelligence\'s JSON, for any upload.'),
   view: exportViewSchema
     .optional()
     .describe("The results view whose file this is; by default the one the upload's mode opens in (numerical: numerical, captions: region, presentation, scroll)."),

@@ -14,3 +14,4 @@ export * from './kept-work.js';
 export * from './numerical-export.js';
 export * from './webhooks.js';
 export * from './exports.js';
+export * from './video-intelligence.js';

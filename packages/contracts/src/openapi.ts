@@ -50,7 +50,8 @@ const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** `/api/checkUploadStatus/:id` → `/api/checkUploadStatus/{id}`. */
 export function openApiPath(path: string): string {
-  return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+  // Only a whole segment is a parameter: `videos:annotate` (Google's custom method) is a literal.
+  return path.replace(/\/:([A-Za-z0-9_]+)/g, '/{$1}');
 }
 
 /** `GET /api/a/:id` → `['GET', '/api/a/:id']`. */
@@ -97,7 +98,7 @@ function inlineSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'): Json
 
 function describeOperation(key: string, op: ApiOperation, signedIn: boolean, components: Components): OpenApiOperation {
   const { method, path } = splitOperationKey(key);
-  const pathParams = [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
+  const pathParams = [...path.matchAll(/\/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
   const declared = Object.keys(op.params ?? {});
   if (pathParams.join() !== declared.join()) throw new Error(`${key}: params must describe exactly its path parameters (${pathParams.join(', ') || 'none'}), in order`);
 
@@ -125,7 +126,7 @@ function describeOperation(key: string, op: ApiOperation, signedIn: boolean, com
   const errors: Record<number, string> = { ...op.errors };
   if (signedIn) errors[403] ??= REFUSED_TOKEN;
   if (signedIn) errors[429] ??= RATE_LIMITED;
-  const errorRef = components.add({ name: ERROR_COMPONENT, schema: errorBodySchema }, 'output');
+  const errorRef = components.add(op.errorBody ?? { name: ERROR_COMPONENT, schema: errorBodySchema }, 'output');
   for (const [status, description] of Object.entries(errors)) {
     if (responses[status]) throw new Error(`${key}: ${status} is both a success and an error`);
     responses[status] = { description, content: { 'application/json': { schema: errorRef } } };
@@ -152,7 +153,7 @@ function describeOperation(key: string, op: ApiOperation, signedIn: boolean, com
 function operationId(method: string, path: string): string {
   const words = path
     .replace(/^\/api\//, '')
-    .split(/[/.\-_]/)
+    .split(/[/.\-_:]/)
     .filter(Boolean)
     .map((w) => (w.startsWith(':') ? `By${cap(w.slice(1))}` : cap(w)));
   return method.toLowerCase() + words.join('');
@@ -164,6 +165,8 @@ const DESCRIPTION = [
   '',
   'Calls that need a token take it as `Authorization: Bearer <token>`, such as the access token that POST /api/auth/login (or /signup, /refresh) answers. A missing or refused token answers 403: get a new one and retry.',
   'Every error answers a JSON body `{ "error": { "code", "message", "correlationId", "details" } }`: `code` is stable for programs, `message` is for people.',
+  '',
+  'The /v1 endpoints are Google Video Intelligence\'s text detection, for its clients: they answer Google\'s error body `{ "error": { "code", "message", "status" } }` (docs/video-intelligence.md).',
   '',
   'A typical script: POST /api/getUploadURL, PUT each file to its URL, POST /api/uploadComplete, poll GET /api/checkUploadStatus/{id} until processed, then GET /api/getUploadDetails/{id}.',
 ].join('\n');

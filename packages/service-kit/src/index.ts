@@ -6,6 +6,7 @@ export * from './http/app.js';
 export * from './http/validate.js';
 export * from './http/storable-text.js';
 export * from './http/body-timeouts.js';
+export * from './http/google-errors.js';
 export * from './auth/index.js';
 export * from './db/index.js';
 export * from './bus/types.js';

@@ -36,3 +36,4 @@ export * from './region-reading.js';
 export * from './text-zones.js';
 export * from './slides-text.js';
 export * from './scroll-detection.js';
+export * from './video-text-annotations.js';

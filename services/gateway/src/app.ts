@@ -14,6 +14,8 @@ import {
   type ServiceMetrics,
   createStorage,
   finishHttpApp,
+  googleErrorHandler,
+  googleNotFound,
   httpRevocationSource,
   revocationsUrl,
   startTracing,
@@ -24,7 +26,7 @@ import {
   type Logger,
   type ObjectStorage,
 } from '@frametext/service-kit';
-import { looksLikeApiToken, requestBudgetResponseSchema } from '@frametext/contracts';
+import { ANNOTATE_BODY_LIMIT_BYTES, looksLikeApiToken, requestBudgetResponseSchema } from '@frametext/contracts';
 import { ApiTokenGate } from './api-tokens.js';
 import { postToIdentity } from './identity-calls.js';
 import { RequestBudget } from './request-budget.js';
@@ -33,7 +35,7 @@ import { corsFor } from './cors.js';
 import { systemHealthHandler } from './health.js';
 import { createProxy, type Proxy } from './proxy.js';
 import { OPENAPI_PATH, openApiDocument, openApiHandler } from './openapi.js';
-import { matchRoute } from './routes.js';
+import { GOOGLE_PREFIX, matchRoute, ROUTED_PREFIXES } from './routes.js';
 import { spaRouter } from './spa.js';
 
 /** How long leased requests may be spent before they go back: bounds the overshoot to this share of a minute's budget. */
@@ -82,6 +84,8 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
     logger,
   });
   const proxy = createProxy({ timeoutMs: config.PROXY_TIMEOUT_MS, bodyLimitBytes: config.API_BODY_LIMIT_BYTES, body: { totalMs: config.API_BODY_TIMEOUT_MS } });
+  // videos:annotate carries the video itself: large, and as slow as an upload may be, but not silent.
+  const videoProxy = createProxy({ timeoutMs: config.PROXY_TIMEOUT_MS, bodyLimitBytes: ANNOTATE_BODY_LIMIT_BYTES, body: { idleMs: config.STORAGE_BODY_IDLE_TIMEOUT_MS } });
   const storage = config.STORAGE_DRIVER === 'fs' ? createStorage(config) : undefined;
   const storeProxy = createProxy({
     timeoutMs: config.STORAGE_PROXY_TIMEOUT_MS,
@@ -108,7 +112,9 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
   app.get('/api/health', systemHealthHandler(services, config.HEALTH_TIMEOUT_MS, config.HEALTH_ON_DEMAND));
   // Built at start: a route without a description (or the reverse) stops the gateway here, not a reader later.
   app.get(OPENAPI_PATH, openApiHandler(openApiDocument()));
-  app.use(apiRoutes(config, { verifier, apiTokens, budget }, proxy));
+  app.use(apiRoutes(config, { verifier, apiTokens, budget }, { api: proxy, video: videoProxy }));
+  // The Google-compatible paths: unknown ones and every refusal above in Google's error body.
+  app.use(GOOGLE_PREFIX, googleNotFound, googleErrorHandler(logger));
 
   if (storage instanceof FsObjectStorage) app.use('/files', createFsObjectRouter(storage, { bodyIdleTimeoutMs: config.STORAGE_BODY_IDLE_TIMEOUT_MS }));
   if (config.STORAGE_DRIVER === 's3' && config.S3_ENDPOINT) app.use(`/${config.STORAGE_BUCKET}`, objectStorePassThrough(storeProxy, config.S3_ENDPOINT));
@@ -124,6 +130,7 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
     close: async () => {
       await revoked?.stop();
       proxy.close();
+      videoProxy.close();
       storeProxy.close();
       await tracing.shutdown().catch((err: unknown) => logger.warn({ err }, 'could not send the last spans'));
     },
@@ -144,9 +151,9 @@ interface SignedInGates {
  * on unchanged: each service verifies it again. A personal API token is exchanged for an access token, which travels
  * in its place (see signedInWithApiToken).
  */
-function apiRoutes(config: GatewayConfig, gates: SignedInGates, proxy: Proxy): RequestHandler {
+function apiRoutes(config: GatewayConfig, gates: SignedInGates, proxies: { api: Proxy; video: Proxy }): RequestHandler {
   return async (req, res, next) => {
-    if (!req.path.startsWith('/api/')) return next();
+    if (!ROUTED_PREFIXES.some((prefix) => req.path.startsWith(prefix))) return next();
     const match = matchRoute(req.method, req.path);
     if (match.kind === 'none') return next();
     if (match.kind === 'method-not-allowed') {
@@ -163,7 +170,7 @@ function apiRoutes(config: GatewayConfig, gates: SignedInGates, proxy: Proxy): R
           : (await gates.verifier.verify(req.header('authorization'), 403)).userId;
       await gates.budget.spend(userId, (seconds) => res.setHeader('retry-after', String(seconds)));
     }
-    proxy.forward(req, res, next, { name: route.target, baseUrl: serviceUrl(config, route.target) });
+    (route.inlineVideo ? proxies.video : proxies.api).forward(req, res, next, { name: route.target, baseUrl: serviceUrl(config, route.target) });
   };
 }
 

@@ -16,10 +16,12 @@ export interface RouteEntry {
    * personal token is refused (payments). Services check the same scope again (requireUser).
    */
   apiToken?: ApiTokenRequirement;
+  /** The body is a whole video inline (base64 in JSON): a larger limit, and an idle clock rather than a total one. */
+  inlineVideo?: boolean;
 }
 
 /**
- * Every public endpoint of the API, in one place. The first entry whose path matches wins, so the public
+ * Every public endpoint of the API (and the Google-compatible /v1 ones), in one place. The first entry whose path matches wins, so the public
  * demo entries come before the signed-in `:id` ones. Paths are forwarded unchanged.
  */
 export const ROUTES: readonly RouteEntry[] = [
@@ -55,7 +57,18 @@ export const ROUTES: readonly RouteEntry[] = [
   { methods: ['GET'], path: '/api/simulated-checkout/:id', target: 'billing', access: 'public' },
   { methods: ['POST'], path: '/api/simulated-checkout/:id/pay', target: 'billing', access: 'public' },
   { methods: ['GET'], path: '/api/config', target: 'billing', access: 'public' },
+
+  // Google Video Intelligence's text detection for its clients (docs/video-intelligence.md): an inline video is an
+  // upload (upload scope), its operation the upload's status and results (read scope). Errors in Google's shape.
+  { methods: ['POST'], path: '/v1/videos:annotate', target: 'upload', access: 'signed-in', apiToken: 'upload', inlineVideo: true },
+  { methods: ['GET'], path: '/v1/projects/-/locations/-/operations/:id', target: 'results', access: 'signed-in', apiToken: 'read' },
+  { methods: ['GET'], path: '/v1/operations/projects/-/locations/-/operations/:id', target: 'results', access: 'signed-in', apiToken: 'read' },
 ];
+
+/** Path prefixes of the route table: `/api/` for FrameText's API, `/v1/` for the Google-compatible endpoints. */
+export const ROUTED_PREFIXES = ['/api/', '/v1/'] as const;
+/** Where errors answer Google's body rather than FrameText's. */
+export const GOOGLE_PREFIX = '/v1';
 
 export type RouteMatch =
   | { kind: 'route'; route: RouteEntry }

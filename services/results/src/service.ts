@@ -7,6 +7,7 @@ import { purgeStoredFiles, runRetention } from './domain/deletion.js';
 import { failStalledUploads } from './domain/watchdog.js';
 import { resultsRoutes } from './http/routes.js';
 import { webhookRoutes } from './http/webhook-routes.js';
+import { videoIntelligenceErrors, videoIntelligenceRoutes } from './http/video-intelligence-routes.js';
 import { deliverDueWebhooks, forgetOldDeliveries } from './domain/webhooks.js';
 import { RESULTS_CONSUMES, resultsConsumers } from './messaging/consumers.js';
 import { registerUploadGauges } from './data/upload-gauges.js';
@@ -52,6 +53,7 @@ export function resultsService(config: ResultsConfig, opts: ResultsServiceOption
       const c = context(deps);
       deps.app.use('/api', resultsRoutes(c));
       deps.app.use('/api', webhookRoutes(c));
+      deps.app.use('/v1', videoIntelligenceRoutes(c), ...videoIntelligenceErrors(c));
       opts.onContext?.(c);
       registerUploadGauges(deps.metrics, c.db);
 

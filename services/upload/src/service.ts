@@ -7,6 +7,7 @@ import type { UploadContext } from './domain/context.js';
 import { sweepOriginals } from './domain/sweep-originals.js';
 import { cancelUnfinishedStarts } from './domain/unfinished-starts.js';
 import { internalRoutes, uploadRoutes } from './http/routes.js';
+import { ANNOTATE_PATH, videoIntelligenceErrors, videoIntelligenceRoutes } from './http/video-intelligence-routes.js';
 import { UPLOAD_CONSUMES, uploadConsumers } from './messaging/consumers.js';
 
 export interface UploadServiceOptions {
@@ -31,6 +32,7 @@ export function uploadService(config: Config, opts: UploadServiceOptions = {}): 
     dbSchema: opts.dbSchema,
     migrations: uploadMigrations,
     usesStorage: true,
+    rawBodyPaths: [ANNOTATE_PATH],
     consumes: UPLOAD_CONSUMES,
     consumers: ({ storage, logger }) => {
       if (!storage) throw new Error('the upload service needs object storage');
@@ -50,6 +52,7 @@ export function uploadService(config: Config, opts: UploadServiceOptions = {}): 
       };
       app.use('/api', uploadRoutes(ctx));
       app.use('/internal', internalRoutes(ctx));
+      app.use('/v1', videoIntelligenceRoutes(ctx), ...videoIntelligenceErrors(ctx));
       opts.onContext?.(ctx);
 
       schedule({ name: 'abandoned-upload sweep', everyMs: config.ABANDONED_SWEEP_INTERVAL_MS, run: () => failAbandonedUploads(ctx) });

@@ -147,7 +147,7 @@ export function finishHttpApp(app: Express, logger: Logger): void {
 }
 
 /** body-parser and friends throw plain errors with a `type` or `status`; turn the client's ones into AppErrors. */
-function mapFrameworkError(err: unknown): unknown {
+export function mapFrameworkError(err: unknown): unknown {
   if (err instanceof AppError || typeof err !== 'object' || err === null) return err;
   const e = err as { type?: string; status?: number; statusCode?: number; message?: string; limit?: number };
   switch (e.type) {

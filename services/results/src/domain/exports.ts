@@ -5,6 +5,7 @@ import {
   NUMERICAL_TXT_FILE,
   REGION_CSV_FILE,
   REGION_TXT_FILE,
+  fileNameBase,
   hasAnyLine,
   keptNumericalSeries,
   keptRegionReading,
@@ -32,6 +33,7 @@ import { findKeptWork } from '../data/kept-work.js';
 import { framesOf, type FrameRow, type UploadRow } from '../data/uploads.js';
 import type { ResultsContext } from './context.js';
 import { uploadDetails, visibleUpload } from './uploads.js';
+import { annotationResponse } from './video-annotation.js';
 
 /*
  * GET /api/uploads/:id/export (issue 17): the file a results view's export button saves, for scripts. The same
@@ -137,10 +139,19 @@ function checkFormat(view: KeptWorkView, format: ExportFormat): void {
   }
 }
 
+/** Any upload's text as Google Video Intelligence's AnnotateVideoResponse, whatever the view (docs/video-intelligence.md). */
+async function videoIntelligenceFile(ctx: ResultsContext, userId: string, uploadId: string): Promise<ExportFile> {
+  const upload = await visibleUpload(ctx, { userId }, uploadId);
+  const response = await annotationResponse(ctx, userId, uploadId);
+  return { fileName: `${fileNameBase(upload.upload_name ?? '', uploadId)}-video-intelligence.json`, contentType: 'application/json', body: `${JSON.stringify(response, null, 2)}\n` };
+}
+
 export async function exportUpload(ctx: ResultsContext, userId: string, uploadId: string, query: ExportQuery): Promise<ExportFile> {
+  if (query.format === 'gvi') return videoIntelligenceFile(ctx, userId, uploadId);
   const upload = await visibleUpload(ctx, { userId }, uploadId);
   const view = query.view ?? VIEW_OF_MEDIA_CONTENT[upload.media_content ?? 'numerical'];
-  checkFormat(view, query.format);
+  const format: ExportFormat = query.format;
+  checkFormat(view, format);
   if (upload.status === 'failed') throw conflict('results/failed', `Results are not available: ${upload.failure_reason ?? 'processing failed.'}`);
   if (upload.status !== 'processed') {
     throw conflict('export/not-ready', `This upload is still processing (status: ${upload.status}); export it once GET /api/checkUploadStatus/${uploadId} says processed.`);
@@ -150,8 +161,8 @@ export async function exportUpload(ctx: ResultsContext, userId: string, uploadId
     framesOf(ctx.db, uploadId, upload.frames_total),
     findKeptWork(ctx.db, { uploadId, userId, view }),
   ]);
-  const input: ExportInput = { source: sourceFromDetails(uploadId, details), kept: work?.document ?? null, format: query.format, spaceOf: frameSpaces(upload, rows) };
-  return { ...BUILDERS[view](input), contentType: EXPORT_CONTENT_TYPES[query.format] };
+  const input: ExportInput = { source: sourceFromDetails(uploadId, details), kept: work?.document ?? null, format, spaceOf: frameSpaces(upload, rows) };
+  return { ...BUILDERS[view](input), contentType: EXPORT_CONTENT_TYPES[format] };
 }
 
 /**
