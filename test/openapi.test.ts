@@ -82,6 +82,13 @@ describe('the OpenAPI description', () => {
     }
   });
 
+  it('reads a colon inside a segment as part of the path (Google\'s videos:annotate), one opening a segment as a parameter', () => {
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/videos:annotate', '/v1/projects/-/locations/-/operations/{id}', '/api/checkUploadStatus/{id}']));
+    expect(doc.paths['/v1/videos:annotate']!.post!.operationId).toBe('postV1VideosAnnotate');
+    expect(doc.paths['/v1/videos:annotate']!.post!.parameters).toBeUndefined();
+    expect(doc.paths['/api/checkUploadStatus/{id}']!.get!.operationId).toBe('getCheckUploadStatusById');
+  });
+
   it('describes the error body every service answers with, and offers it for each operation', () => {
     const error = checker.component('Error');
     expect(error({ error: { code: 'request/invalid-body', message: 'uploadName: Please name your upload before uploading.', correlationId: 'c-1', details: [{ path: 'uploadName' }] } })).toEqual([]);

@@ -153,7 +153,8 @@ function describeOperation(key: string, op: ApiOperation, signedIn: boolean, com
 function operationId(method: string, path: string): string {
   const words = path
     .replace(/^\/api\//, '')
-    .split(/[/.\-_:]/)
+    // A colon inside a segment (`videos:annotate`) separates words; one opening a segment marks a parameter.
+    .split(/[/.\-_]|(?<!\/):/)
     .filter(Boolean)
     .map((w) => (w.startsWith(':') ? `By${cap(w.slice(1))}` : cap(w)));
   return method.toLowerCase() + words.join('');
