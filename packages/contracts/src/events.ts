@@ -127,6 +127,8 @@ export const ocrRequestedV1 = z.object({
   mediaContent: mediaContentSchema,
   originalLanguage: languageCodeSchema,
   targetLanguage: languageCodeSchema,
+  /** Whether the frame was cut from a video (by frame-extraction or the browser), not a photo; absent from older publishers. */
+  fromVideo: z.boolean().optional(),
 });
 
 /**

@@ -131,6 +131,8 @@ describe('photos', () => {
     const out = await h.outcome(await h.publishUpload({ uploadId, kind: 'photos', objectKeys: keys, fileNames: names, sortPreference: 'name', maxFrames: 2, mimeType: 'image/jpeg' }));
     expect(out.extracted!.framesTotal).toBe(2);
     expect(out.ocr).toHaveLength(2);
+    // Photos are read at their size; a small video's frames are read enlarged.
+    expect(out.ocr.map((o) => o.data.fromVideo)).toEqual([false, false]);
   });
 
   it('fail the upload, naming the photo, when one has absurd dimensions', async () => {

@@ -66,7 +66,7 @@ describe('video frames at an interval', () => {
       [2, 10000],
       [3, 15000],
     ]);
-    expect(out.ocr[1]!.data).toMatchObject({ objectKey: `uploads/${uploadId}/frames/0000005000.jpg`, engine: 'server', mediaContent: 'numerical', originalLanguage: 'en', userId: 'user-1' });
+    expect(out.ocr[1]!.data).toMatchObject({ objectKey: `uploads/${uploadId}/frames/0000005000.jpg`, engine: 'server', mediaContent: 'numerical', originalLanguage: 'en', userId: 'user-1', fromVideo: true });
   });
 
   it('takes sparse frames by seeking, with the same result', async () => {

@@ -88,6 +88,7 @@ export function ocrTesseractService(config: Config, opts: OcrServiceOptions = {}
               mediaContent: request.mediaContent,
               originalLanguage: request.originalLanguage,
               model: modelFor(request.originalLanguage),
+              fromVideo: request.fromVideo ?? false,
               // Each read waits for a lane; a deleted upload's frame stops when its turn comes (within a second).
               beforeRead: () => stopIfCancelled(request.uploadId),
             }),

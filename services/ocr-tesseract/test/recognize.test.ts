@@ -7,6 +7,7 @@ import { FrameMemories } from '../src/domain/frame-memory.js';
 import { FrameUnreadableError } from '../src/domain/preprocess.js';
 import { maskVerdicts, preferMask, readingOrder, readsPaper, recognizeFrame, strayCharacters, withSegmentWords, type Candidate, type RecognizeOptions } from '../src/domain/recognize.js';
 import type { TsvWord } from '../src/domain/tsv.js';
+import { anchorExtract } from '@frametext/sample-media';
 import { CORPUS_DIR } from '../src/bench/corpus.js';
 import { tesseractPool } from '../src/service.js';
 import { makeFrame } from './fixtures.js';
@@ -46,6 +47,22 @@ describe('recognizeFrame on screens nobody here made (bench/corpus)', () => {
     const text = textOf(await recognizeFrame(await corpusFile('screens/tesseractjs-bank-statement.png'), options('auto'), read, 'numerical'));
     expect(text).toContain('Date Description Number Debits Credits Balance');
     expect(text).toContain('01Aug2018 Clearing Cheque 4987 36.07 99,914.15');
+  });
+});
+
+describe('recognizeFrame on a small video nobody here made', () => {
+  it('reads a 240p clip\'s subtitle enlarged, and boxes it in the frame\'s own pixels (an MDN clip, libass subtitles)', async () => {
+    const { files } = await anchorExtract(join(CORPUS_DIR, 'subtitles/mdn-rabbit.mp4'), 1, join(dir, 'rabbit'));
+    const text = await recognizeFrame(await readFile(files[3]!), options('auto'), read, 'captions', { fromVideo: true });
+    expect(textOf(text)).toContain('This is the first subtitle.');
+    expect([text.imageWidth, text.imageHeight]).toEqual([320, 240]);
+    const line = text.detections.find((d) => d.text.includes('first subtitle'))!;
+    const xs = line.vertices.map((v) => v.x);
+    const ys = line.vertices.map((v) => v.y);
+    // The subtitle sits centred at the bottom of the 320x240 frame.
+    expect(Math.min(...ys)).toBeGreaterThan(200);
+    expect(Math.max(...ys)).toBeLessThanOrEqual(240);
+    expect(Math.abs((Math.min(...xs) + Math.max(...xs)) / 2 - 160)).toBeLessThan(20);
   });
 });
 

@@ -34,6 +34,7 @@ async function enqueueOcrRequestIn(trx: Knex.Transaction, completed: UploadCompl
       mediaContent: upload.mediaContent,
       originalLanguage: upload.originalLanguage,
       targetLanguage: upload.targetLanguage,
+      fromVideo: upload.kind !== 'photos',
     },
     { id: derivedEventId(completed.id, 'ocr.requested.v1', frameIndex), routingKey: ocrRequestedRoutingKey(upload.engine) },
   );

@@ -132,7 +132,7 @@ export async function runCorpusBench(o: CorpusBenchOptions): Promise<CorpusFigur
       const texts = await Promise.all(
         files.map((f) =>
           reader
-            .read(readFile(f).then((image) => o.storedFrame(image, item.kind)), { uploadId: `corpus-${n}`, mediaContent: item.mode, originalLanguage: item.language, model: item.language })
+            .read(readFile(f).then((image) => o.storedFrame(image, item.kind)), { uploadId: `corpus-${n}`, mediaContent: item.mode, originalLanguage: item.language, model: item.language, fromVideo: item.kind === 'video' })
             .then(frameText),
         ),
       );

@@ -14,7 +14,7 @@ export interface OcrFrameDeps {
    * before). It is called as the frame arrives, with the image still being read from storage, so frames of an upload
    * take their turns in the order they arrived.
    */
-  recognize(image: Promise<Buffer>, request: Pick<OcrRequest, 'uploadId' | 'mediaContent' | 'originalLanguage'>): Promise<FrameText>;
+  recognize(image: Promise<Buffer>, request: Pick<OcrRequest, 'uploadId' | 'mediaContent' | 'originalLanguage' | 'fromVideo'>): Promise<FrameText>;
 }
 
 /**

@@ -54,6 +54,11 @@ export interface PreparedFrame {
   readonly plainShare: number;
   /** The resolution the image states, when credible (statedDpi): Tesseract is told it with every image of the frame. */
   readonly dpi?: number;
+  /**
+   * Frame pixels to one pixel of the image as uploaded (readingScale): above 1 for a small image read enlarged,
+   * below 1 for a huge one read reduced. Boxes found on the frame are divided by it.
+   */
+  readonly scale: number;
 }
 
 /** The same bytes as a plain Uint8Array. */
@@ -125,35 +130,58 @@ export const COLOURFUL_SHARE = 0.05;
  * numbers over a busy, moving picture become black print on a blank page: Tesseract reads those reliably,
  * while on the original it mostly sees texture.
  */
-export async function prepareFrame(image: Buffer, opts: { whiteThreshold: number; maxPixels: number; maxReadPixels?: number }): Promise<PreparedFrame> {
-  let decoded: { data: Buffer; info: OutputInfo };
-  let density: number | undefined;
-  let scale = 1;
-  try {
-    // One pipeline: its header gives the size and the stated resolution, then it decodes (scaled down if need be).
-    const input = sharp(image, { limitInputPixels: opts.maxPixels, failOn: 'error' });
-    const meta = await input.metadata();
-    density = meta.density;
-    scale = readingScale(meta.width ?? 0, meta.height ?? 0, opts.maxReadPixels);
-    if (scale < 1) input.resize({ width: Math.max(1, Math.floor((meta.width ?? 0) * scale)), height: Math.max(1, Math.floor((meta.height ?? 0) * scale)), fit: 'fill' });
-    decoded = await input.removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
-  } catch (err) {
-    throw new FrameUnreadableError(errorText(err));
-  }
-  const { data, info } = decoded;
-  if (info.channels !== 3) throw new FrameUnreadableError(`expected 3 colour channels, got ${info.channels}`);
-  const dpi = statedDpi(density);
-  return new DecodedFrame(data, info.width, info.height, opts.whiteThreshold, dpi === undefined ? undefined : statedDpi(dpi * scale));
+export async function prepareFrame(image: Buffer, opts: { whiteThreshold: number; maxPixels: number; maxReadPixels?: number; enlargeSmall?: boolean }): Promise<PreparedFrame> {
+  const decode = async (scaleOf: (width: number, height: number) => number): Promise<DecodedFrame> => {
+    let decoded: { data: Buffer; info: OutputInfo };
+    let density: number | undefined;
+    let scale = 1;
+    try {
+      // One pipeline: its header gives the size and the stated resolution, then it decodes (resized if need be).
+      const input = sharp(image, { limitInputPixels: opts.maxPixels, failOn: 'error' });
+      const meta = await input.metadata();
+      density = meta.density;
+      scale = scaleOf(meta.width ?? 0, meta.height ?? 0);
+      if (scale !== 1) input.resize({ width: Math.max(1, Math.floor((meta.width ?? 0) * scale)), height: Math.max(1, Math.floor((meta.height ?? 0) * scale)), fit: 'fill' });
+      decoded = await input.removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+    } catch (err) {
+      throw new FrameUnreadableError(errorText(err));
+    }
+    const { data, info } = decoded;
+    if (info.channels !== 3) throw new FrameUnreadableError(`expected 3 colour channels, got ${info.channels}`);
+    const dpi = statedDpi(density);
+    return new DecodedFrame(data, info.width, info.height, opts.whiteThreshold, dpi === undefined ? undefined : statedDpi(dpi * scale), scale);
+  };
+  const frame = await decode((width, height) => readingScale(width, height, opts.maxReadPixels));
+  const enlarge = opts.enlargeSmall && frame.scale === 1 && frame.plainShare < PLAIN_BACKGROUND ? enlargement(frame.width, frame.height) : 1;
+  return enlarge === 1 ? frame : decode(() => enlarge);
 }
 
 /**
- * How much a frame is scaled before it is read: not at all up to `maxReadPixels`, else down to that many pixels. The
- * work Tesseract does grows with the pixels; print fine enough to need more is rarer than an image made to hold a
- * worker.
+ * How much a frame is reduced before it is read: not at all up to `maxReadPixels`, else down to that many pixels.
+ * The work Tesseract does grows with the pixels; print fine enough to need more is rarer than an image made to hold
+ * a worker.
  */
 export function readingScale(width: number, height: number, maxReadPixels: number | undefined): number {
   const pixels = width * height;
   return maxReadPixels === undefined || pixels <= maxReadPixels ? 1 : Math.sqrt(maxReadPixels / pixels);
+}
+
+/** A small picture is read enlarged toward this many pixels (a 720p frame's), ENLARGE_UP_TO times at most. */
+const ENLARGE_TO_PIXELS = 1280 * 720;
+const ENLARGE_UP_TO = 4;
+
+/**
+ * How much a small video's frame over a picture (no plain background) is enlarged before it is read: by a whole
+ * factor toward a 720p frame's pixels (a 320x240 frame 3x, a 640x480 one 2x). Its captions are only a few pixels
+ * high, and Tesseract, which thresholds the image before it reads, loses their thin strokes. Screens, pages and
+ * photos are read at their size: enlarged, small screenshots and a small receipt photo gained some lines and lost as
+ * many (docs/benchmarks.md).
+ */
+export function enlargement(width: number, height: number): number {
+  const pixels = width * height;
+  if (pixels <= 0) return 1;
+  const factor = Math.min(ENLARGE_UP_TO, Math.round(Math.sqrt(ENLARGE_TO_PIXELS / pixels)));
+  return factor >= 2 ? factor : 1;
 }
 
 /**
@@ -178,7 +206,8 @@ class DecodedFrame implements PreparedFrame {
     readonly width: number,
     readonly height: number,
     threshold: number,
-    readonly dpi?: number,
+    readonly dpi: number | undefined,
+    readonly scale: number,
   ) {
     const pixels = width * height;
     const grey = blankPage(1, width, height, dpi);

@@ -60,6 +60,8 @@ export interface UploadState {
    * upload's StepGate; by default it does). When the mask reads nothing the bare pass runs anyway.
    */
   readBare?: () => boolean | Promise<boolean>;
+  /** Whether the frame was cut from a video: a small one is read enlarged (preprocess.ts, enlargement). */
+  fromVideo?: boolean;
 }
 
 /** When the mask pass runs (`auto`: a little near-white over a picture): text-analysis's rule, shared with the Local engine. */
@@ -334,6 +336,13 @@ function toWord(w: TsvWord): Word {
   return { text: w.text, vertices: boxVertices(w.box), confidence: round1(w.confidence) };
 }
 
+/** A run's boxes in the pixels of the image as uploaded, from those of the frame read at `scale` times its size. */
+function unscaled(c: Candidate, scale: number): Candidate {
+  const at = (v: number) => Math.round(v / scale);
+  const box = (b: Box): Box => ({ left: at(b.left), top: at(b.top), width: Math.max(1, at(b.left + b.width) - at(b.left)), height: Math.max(1, at(b.top + b.height) - at(b.top)) });
+  return { ...c, words: c.words.map((w) => ({ ...w, box: box(w.box) })) };
+}
+
 function toDetection(c: Candidate): Detection {
   const box = unionBox(c.words.map((w) => w.box));
   return {
@@ -376,9 +385,9 @@ async function readFrameText(
   opts: RecognizeOptions,
   run: TesseractRunner,
   mediaContent: MediaContent | undefined,
-  { memory, readSegments = wantsSegmentReader(mediaContent), segmentsRead, readMask = () => true, readBare = () => true }: UploadState,
+  { memory, readSegments = wantsSegmentReader(mediaContent), segmentsRead, readMask = () => true, readBare = () => true, fromVideo = false }: UploadState,
 ): Promise<FrameText> {
-  const frame = await prepareFrame(image, { whiteThreshold: opts.whiteThreshold, maxPixels: opts.maxPixels, maxReadPixels: opts.maxReadPixels });
+  const frame = await prepareFrame(image, { whiteThreshold: opts.whiteThreshold, maxPixels: opts.maxPixels, maxReadPixels: opts.maxReadPixels, enlargeSmall: fromVideo });
   const segments = readSegments ? readSevenSegment({ width: frame.width, height: frame.height, bright: frame.brightPixels, grey: frame.greyPixels }) : [];
   // No value read: the verdict is in at once, and the upload's frames waiting on it go on.
   if (readSegments && segments.length === 0) segmentsRead?.(0);
@@ -477,12 +486,12 @@ async function readFrameText(
   }
   const withSegments = withSegmentWords(candidates, segments);
   if (segments.length > 0) segmentsRead?.(segments.filter((s) => withSegments.some((c) => c.words.includes(s))).length);
-  const detections = mergeLines(withSegments).map(toDetection);
+  const detections = mergeLines(withSegments).map((c) => toDetection(frame.scale === 1 ? c : unscaled(c, frame.scale)));
   return {
     detections,
     words: detections.flatMap((d) => d.words ?? []),
-    imageWidth: frame.width,
-    imageHeight: frame.height,
+    imageWidth: Math.round(frame.width / frame.scale),
+    imageHeight: Math.round(frame.height / frame.scale),
     passes,
     whiteShare: frame.whiteShare,
     maskVerdicts: verdicts,

@@ -16,6 +16,8 @@ export interface FrameOfUpload {
   model: Promise<string> | string;
   /** Runs before each Tesseract read of the frame, when its turn comes: a throw (the upload was deleted) stops the frame. */
   beforeRead?: () => Promise<void>;
+  /** Whether the frame was cut from a video (a small one is read enlarged). */
+  fromVideo?: boolean;
 }
 
 /**
@@ -56,6 +58,7 @@ export class UploadReader {
         segmentsRead: (values) => segments?.close({ gained: values, lost: 0 }),
         readMask: async () => (mask = await this.maskGate.enter(frame.uploadId)).run,
         readBare: async () => (bare = await this.bareGate.enter(frame.uploadId)).run,
+        fromVideo: frame.fromVideo,
       });
       return text;
     } finally {
