@@ -23,18 +23,8 @@ async function personWithToken(scope: 'read' | 'upload') {
   return { ...person, apiToken: res.body.token as string, tokenId: res.body.apiToken.id as string };
 }
 
-async function follow(token: string, uploadID: string) {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    const res = await stack.api('GET', `/checkUploadStatus/${uploadID}`, undefined, token);
-    // 404 for the moment between uploadComplete's answer and results learning of the upload (results' README).
-    expect([200, 404]).toContain(res.status);
-    if (res.status === 200 && (res.body.data.status === 'processed' || res.body.data.status === 'failed')) return res.body.data;
-    // Slow enough for the person's budget of REQUESTS_PER_MINUTE.
-    await new Promise((r) => setTimeout(r, 1_500));
-  }
-  throw new Error(`upload ${uploadID} did not finish`);
-}
+// Slow enough for the person's budget of REQUESTS_PER_MINUTE.
+const follow = (token: string, uploadID: string) => stack.untilUpload(token, uploadID, { intervalMs: 1_500 });
 
 describe('a script with an upload token', () => {
   it('uploads a generated video, follows it and reads its numbers; another person’s token sees none of it', async () => {

@@ -37,20 +37,12 @@ async function uploadPhoto(token: string, image: Buffer, name: string, type: 'im
   return res.body.uploadID;
 }
 
-async function finished(token: string, uploadID: string): Promise<{ status: string; failureReason: string | null }> {
-  let data: { status: string; failureReason: string | null } | undefined;
-  await expect
-    .poll(async () => (data = (await stack.api('GET', `/checkUploadStatus/${uploadID}`, undefined, token)).body.data)?.status, { timeout: 120_000, interval: 200 })
-    .toMatch(/^(processed|failed)$/);
-  return data!;
-}
-
 describe('a frame made to hold an OCR worker', () => {
   it('is read to its CPU budget, at once and once, completes without text, and is charged as a frame read', { timeout: 240_000 }, async () => {
     const { token } = await stack.signUp();
     const before = await credits(token);
     const uploadID = await uploadPhoto(token, await tiledDigits(), 'digits.png', 'image/png');
-    const final = await finished(token, uploadID);
+    const final = await stack.untilUpload(token, uploadID);
     expect(final).toMatchObject({ status: 'processed', failureReason: null });
     const details = (await stack.api('GET', `/getUploadDetails/${uploadID}?mode=numerical`, undefined, token)).body;
     expect(details.results.ocrResults).toHaveLength(1);
@@ -59,7 +51,7 @@ describe('a frame made to hold an OCR worker', () => {
     // The worker reads the next upload as before.
     const [meter] = await makePhotoSeries({ dir, photos: [{ name: 'meter.jpg', lines: ['Voltage 42.7'], capturedAt: new Date('2024-05-01T10:00:00Z') }] });
     const next = await uploadPhoto(token, await readFile(meter!.path), 'meter.jpg', 'image/jpeg');
-    expect(await finished(token, next)).toMatchObject({ status: 'processed', failureReason: null });
+    expect(await stack.untilUpload(token, next)).toMatchObject({ status: 'processed', failureReason: null });
     const text = (await stack.api('GET', `/getUploadDetails/${next}?mode=numerical`, undefined, token)).body.results.ocrResults[0].detections.map((d: { text: string }) => d.text).join(' ');
     expect(text).toContain('42.7');
   });

@@ -49,12 +49,7 @@ async function processedUpload(token: string, video: GeneratedVideo, name: strin
   expect(put.status).toBe(200);
   const uploadID = res.body.uploadID as string;
   expect((await stack.api('POST', '/uploadComplete', { uploadID }, token)).status).toBe(200);
-  let status = '';
-  for (const deadline = Date.now() + 400_000; Date.now() < deadline && status !== 'processed' && status !== 'failed'; ) {
-    await new Promise((r) => setTimeout(r, 500));
-    status = (await stack.api('GET', `/checkUploadStatus/${uploadID}`, undefined, token)).body?.data?.status;
-  }
-  expect(status).toBe('processed');
+  expect((await stack.untilUpload(token, uploadID, { timeoutMs: 400_000 })).status).toBe('processed');
   return uploadID;
 }
 

@@ -30,18 +30,13 @@ async function put(url: string, body: Buffer, type: string): Promise<void> {
   expect((await fetch(url, { method: 'PUT', body, headers: { 'content-type': type } })).status).toBe(200);
 }
 
-async function statusOf(token: string, uploadID: string): Promise<string | undefined> {
-  const res = await stack.api('GET', `/checkUploadStatus/${uploadID}`, undefined, token);
-  return res.status === 200 ? res.body.data.status : undefined;
-}
-
 /** Uploads a video and waits until results says it ended (processed or failed). */
 async function uploadVideo(user: Signed, file: string, fields: Record<string, unknown>): Promise<string> {
   const res = await stack.api('POST', '/getUploadURL', { kind: 'video', isVideo: true, mimeType: 'video/mp4', targetFrameRate: 1 / 3, ...fields }, user.token);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   await put(res.body.urls[0], await readFile(file), 'video/mp4');
   expect((await stack.api('POST', '/uploadComplete', { uploadID: res.body.uploadID }, user.token)).status).toBe(200);
-  await expect.poll(() => statusOf(user.token, res.body.uploadID), { timeout: 120_000, interval: 100 }).toBe('processed');
+  expect((await stack.untilUpload(user.token, res.body.uploadID)).status).toBe('processed');
   return res.body.uploadID;
 }
 
@@ -54,7 +49,7 @@ async function uploadRefusedPhoto(user: Signed, fileName: string): Promise<strin
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   await put(res.body.urls[0], await readFile(file), 'image/png');
   expect((await stack.api('POST', '/uploadComplete', { uploadID: res.body.uploadID }, user.token)).status).toBe(400);
-  await expect.poll(() => statusOf(user.token, res.body.uploadID), { timeout: 10_000 }).toBe('failed');
+  expect((await stack.untilUpload(user.token, res.body.uploadID)).status).toBe('failed');
   return res.body.uploadID;
 }
 

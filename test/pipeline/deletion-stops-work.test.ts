@@ -63,8 +63,7 @@ describe('deleting an upload while it is read', () => {
 
     // Some frames are read (more than ten, so that they cost more than the 1 credit of the first few); then the person
     // deletes it.
-    await expect.poll(async () => (await stack.api('GET', `/checkUploadStatus/${uploadID}`, undefined, token)).body?.data?.framesDone ?? 0, { timeout: 120_000, interval: 50 }).toBeGreaterThanOrEqual(11);
-    const readBeforeDelete = (await stack.api('GET', `/checkUploadStatus/${uploadID}`, undefined, token)).body.data.framesDone as number;
+    const readBeforeDelete = (await stack.untilUpload(token, uploadID, { done: (s) => s.framesDone >= 11, timeoutMs: 120_000 })).framesDone;
     const deleted = await stack.api('POST', '/deleteUploads', { uploads: [uploadID], deleteUploads: true }, token);
     expect(deleted.body).toEqual({ data: { deleted: [uploadID] } });
 

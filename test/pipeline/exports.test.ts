@@ -59,14 +59,6 @@ async function upload(token: string, file: { path: string; durationSeconds: numb
   return uploadID;
 }
 
-async function waitProcessed(token: string, uploadID: string) {
-  for (const deadline = Date.now() + 300_000; Date.now() < deadline; ) {
-    const res = await stack.api('GET', `/checkUploadStatus/${uploadID}`, undefined, token);
-    if (res.status === 200 && ['processed', 'failed'].includes(res.body.data.status)) return res.body.data.status as string;
-    await new Promise((r) => setTimeout(r, 700));
-  }
-  throw new Error(`upload ${uploadID} did not finish`);
-}
 
 async function detailsOf(token: string, uploadID: string): Promise<UploadDetailsResponse> {
   const res = await stack.api('GET', `/getUploadDetails/${uploadID}`, undefined, token);
@@ -98,7 +90,7 @@ describe('exports for scripts', () => {
     expect(early.status).toBe(409);
     expect(errorOf(early).error.message).toMatch(/still processing \(status: (uploaded|processing)\)/);
 
-    expect(await waitProcessed(owner.token, uploadID)).toBe('processed');
+    expect((await stack.untilUpload(owner.token, uploadID)).status).toBe('processed');
 
     const csv = await download(uploadID, 'format=csv', owner.readToken);
     expect(csv.status).toBe(200);
@@ -208,7 +200,7 @@ describe('exports for scripts', () => {
     const captions = CAPTIONS_CORPUS.slice(0, 4);
     const video = await makeCaptionsVideo({ dir, captions: [...captions], outline: 2, size: 40, name: 'captions.mp4' });
     const uploadID = await upload(owner.token, video, { fileName: 'captions.mp4', uploadName: 'Talk: part 1/2', targetFrameRate: 2, mediaContent: 'captions' });
-    expect(await waitProcessed(owner.token, uploadID)).toBe('processed');
+    expect((await stack.untilUpload(owner.token, uploadID)).status).toBe('processed');
 
     const srt = await download(uploadID, 'format=srt', owner.readToken);
     expect(srt.status).toBe(200);

@@ -51,20 +51,9 @@ async function creditsSettle(token: string, want: number): Promise<void> {
 
 /** Polls checkUploadStatus as the SPA does, recording every progress it saw, until processed or failed. */
 async function follow(token: string, uploadID: string, timeoutMs = 120_000) {
-  const seen: { status: string; framesDone?: number; framesTotal?: number }[] = [];
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const res = await stack.api('GET', `/checkUploadStatus/${uploadID}`, undefined, token);
-    if (res.status === 200) {
-      const data = res.body.data;
-      seen.push({ status: data.status, framesDone: data.framesDone, framesTotal: data.framesTotal });
-      if (data.status === 'processed' || data.status === 'failed') return { final: data, seen };
-    }
-    // Often enough to see an upload of a few frames while it is processing: the Basic engine reads an unchanging
-    // dashboard's frames in tens of milliseconds.
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`upload ${uploadID} did not finish: ${JSON.stringify(seen.at(-1))}`);
+  const seen: { status: string; framesDone?: number; framesTotal?: number | null }[] = [];
+  const final = await stack.untilUpload(token, uploadID, { timeoutMs, seen: (s) => seen.push({ status: s.status, framesDone: s.framesDone, framesTotal: s.framesTotal }) });
+  return { final, seen };
 }
 
 async function uploadVideo(token: string, file: string, body: Record<string, unknown>, headers?: Record<string, string>) {
@@ -409,7 +398,7 @@ describe('credits always come back', () => {
     const video = await makeChargerVideo({ dir, seconds: 12 });
     const uploadID = await uploadVideo(token, video.path, { uploadName: name, duration: video.durationSeconds, targetFrameRate: 1 / 3, mediaContent: 'numerical' });
     expect((await stack.api('POST', '/uploadComplete', { uploadID }, token)).status).toBe(200);
-    await expect.poll(async () => (await stack.api('GET', `/checkUploadStatus/${uploadID}`, undefined, token)).body?.data, { timeout: 60_000, interval: 200 }).toMatchObject({ status: 'processing', framesDone: 0, framesTotal: 4 });
+    expect(await stack.untilUpload(token, uploadID, { done: (s) => s.framesTotal === 4, timeoutMs: 60_000 })).toMatchObject({ status: 'processing', framesDone: 0, framesTotal: 4 });
     const sent = () => stack.db('frame-extraction')('outbox').where({ type: 'ocr.requested.v1' }).whereNotNull('published_at').whereRaw(ofUpload, [uploadID]).pluck('id');
     await expect.poll(async () => (await sent()).length, { timeout: 10_000, interval: 100 }).toBe(4);
     return { uploadID, requested: await sent() };

@@ -4,18 +4,14 @@
 import { readFile } from 'node:fs/promises';
 import { uniqueName } from '@frametext/service-kit/testing';
 import { confirmEmail } from '../../scripts/lib/mailbox.mjs';
+import { followUpload, type UploadStatus } from './upload-status.js';
+
+export type { UploadStatus } from './upload-status.js';
 
 export interface ApiAnswer {
   status: number;
   // Tests read answer bodies field by field and let their assertions say what is wrong.
   body: any;
-}
-
-export interface UploadStatus {
-  status: string;
-  framesDone: number;
-  framesTotal: number | null;
-  failureReason: string | null;
 }
 
 export interface ApiClient {
@@ -92,15 +88,8 @@ export function apiClient(base: string, opts: ApiClientOptions): ApiClient {
       const res = await call('GET', `/checkUploadStatus/${uploadID}`, undefined, token);
       return res.status === 200 ? (res.body.data as UploadStatus) : undefined;
     },
-    async waitFor(token, uploadID, done = (s) => s.status === 'processed' || s.status === 'failed', timeoutMs = 240_000) {
-      const deadline = Date.now() + timeoutMs;
-      let last: UploadStatus | undefined;
-      while (Date.now() < deadline) {
-        last = (await client.status(token, uploadID)) ?? last;
-        if (last && done(last)) return last;
-        await sleep(100);
-      }
-      throw new Error(`upload ${uploadID} did not get there in ${timeoutMs / 1000} s; last status ${JSON.stringify(last)}`);
+    waitFor(token, uploadID, done, timeoutMs = 240_000) {
+      return followUpload(() => call('GET', `/checkUploadStatus/${uploadID}`, undefined, token), uploadID, { done, timeoutMs, intervalMs: 100 });
     },
   };
   return client;

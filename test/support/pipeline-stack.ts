@@ -28,6 +28,7 @@ import { ocrCloudService } from '../../services/ocr-cloud/src/service.js';
 import { loadConfig as ocrCloudConfig } from '../../services/ocr-cloud/src/config.js';
 import { FakeGoogle, fixedTokenAccess } from '../../services/ocr-cloud/test/support/fake-google.js';
 import type { RecordedCall } from './openapi-check.js';
+import { followUpload, type UntilOptions, type UploadStatus } from './upload-status.js';
 import { confirmEmail, mailboxMessages } from '../../scripts/lib/mailbox.mjs';
 
 type Stoppable = { stop(): Promise<void>; port: number; metricsPort?: number };
@@ -45,6 +46,8 @@ export interface PipelineStack {
   api(method: string, route: string, body?: unknown, token?: string, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
   /** Every call made with `api` and what it answered, in order (checked against /api/openapi.json). */
   calls: RecordedCall[];
+  /** Waits for an upload as the SPA follows it (upload-status.ts): by default until it has ended, processed or failed. */
+  untilUpload(token: string, uploadID: string, opts?: UntilOptions): Promise<UploadStatus>;
   /** Signs a user up, confirms their e-mail by the mailed link and waits for the free credit grant. */
   signUp(): Promise<{ token: string; email: string; password: string; refreshToken: string; uid: string }>;
   /** Starts one more OCR worker (for crash tests, or to resume after stopOcrWorkers); returns a stop function. */
@@ -180,6 +183,8 @@ export async function startPipelineStack(env: Record<string, string> = {}): Prom
     return { status: res.status, body: parsed };
   };
 
+  const untilUpload: PipelineStack['untilUpload'] = (token, uploadID, opts) => followUpload(() => api('GET', `/checkUploadStatus/${uploadID}`, undefined, token), uploadID, opts);
+
   if (!gateway.storage) throw new Error('the pipeline stack runs the fs store, served by the gateway');
   const files = gateway.storage;
 
@@ -188,6 +193,7 @@ export async function startPipelineStack(env: Record<string, string> = {}): Prom
     files,
     mailbox: path.join(dataDir, 'mailbox'),
     api,
+    untilUpload,
     calls,
     addOcrWorker,
     addGatewayProcess,
