@@ -1,7 +1,7 @@
 // `npm start`: provision this machine, build, and run the whole product on http://localhost:8080.
 import { provision } from './lib/provision.mjs';
 import { fail, log } from './lib/sh.mjs';
-import { dataDir, localWebhookHosts, startServices, waitUntilHealthy } from './lib/services.mjs';
+import { dataDir, localVideoLinkHosts, localWebhookHosts, startServices, waitUntilHealthy } from './lib/services.mjs';
 
 const started = Date.now();
 try {
@@ -13,7 +13,7 @@ try {
 const port = process.env.PORT ?? '8080';
 const url = `http://localhost:${port}`;
 log(`starting services (data in ${dataDir()})`);
-const running = startServices({ env: localWebhookHosts() });
+const running = startServices({ env: { ...localWebhookHosts(), ...localVideoLinkHosts() } });
 
 let stopping = false;
 async function stop(signal) {

@@ -13,6 +13,8 @@ const RUNTIME_PACKAGES = [
   { bin: 'tesseract', pkg: ['tesseract-ocr', 'tesseract-ocr-eng'] },
   { bin: 'ffmpeg', pkg: ['ffmpeg'] },
   { bin: 'ffprobe', pkg: ['ffmpeg'] },
+  // Videos by link are fetched with Debian's yt-dlp (the upload service runs it).
+  { bin: 'yt-dlp', pkg: ['yt-dlp'] },
   // The demo upload and the test media are drawn with ffmpeg's drawtext in DejaVu fonts.
   { file: '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf', pkg: ['fonts-dejavu-core'] },
 ];

@@ -57,6 +57,15 @@ export function localWebhookHosts(env = process.env) {
   return { WEBHOOK_LOCAL_HOSTS: 'localhost,127.0.0.1,[::1]' };
 }
 
+/**
+ * The same for videos by link: on a local install a link may point at this machine, over http too, so a video served
+ * by one's own web server can be tried. Nowhere else. A VIDEO_LINK_LOCAL_HOSTS of one's own, even empty, wins.
+ */
+export function localVideoLinkHosts(env = process.env) {
+  if (env.VIDEO_LINK_LOCAL_HOSTS !== undefined) return {};
+  return { VIDEO_LINK_LOCAL_HOSTS: 'localhost,127.0.0.1,[::1]' };
+}
+
 const LEVELS = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
 const COLORS = { warn: 33, error: 31, fatal: 31 };
 

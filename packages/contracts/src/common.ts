@@ -15,7 +15,7 @@ export const serverEngineSchema = z.enum(SERVER_ENGINES, {
 });
 export const mediaContentSchema = z.enum(MEDIA_CONTENTS, { error: 'mediaContent must be numerical, captions, presentation or scroll' });
 export const sortPreferenceSchema = z.enum(SORT_PREFERENCES, { error: 'sortPreference must be name or timestamp' });
-export const uploadStatusSchema = z.enum(UPLOAD_STATUSES, { error: 'status must be uploading, uploaded, processing, processed or failed' });
+export const uploadStatusSchema = z.enum(UPLOAD_STATUSES, { error: 'status must be uploading, downloading, uploaded, processing, processed or failed' });
 
 /** An upload id: ours are UUIDs, local ones start with `local-`, and the demo is `demo`. */
 export const uploadIdSchema = z.string({ error: 'uploadID must be a string' }).trim().min(1, 'uploadID is required').max(128, 'uploadID is at most 128 characters');

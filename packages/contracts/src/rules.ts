@@ -142,10 +142,11 @@ export function formatBytes(bytes: number): string {
 // ---------------------------------------------------------------- statuses and time
 
 /**
- * Upload statuses. `uploading` is internal (the row exists, the bytes are not confirmed yet); the spec's
- * four follow once POST /uploadComplete succeeded.
+ * Upload statuses. `uploading` is internal (the row exists, the bytes are not confirmed yet); `downloading`: a video
+ * by link is being fetched on the server (its progress travels with it); the spec's four follow once the bytes are
+ * in (POST /uploadComplete succeeded, or the fetched video was stored and checked).
  */
-export const UPLOAD_STATUSES = ['uploading', 'uploaded', 'processing', 'processed', 'failed'] as const;
+export const UPLOAD_STATUSES = ['uploading', 'downloading', 'uploaded', 'processing', 'processed', 'failed'] as const;
 export type UploadStatus = (typeof UPLOAD_STATUSES)[number];
 
 export const STATUS_POLL_MS = 2500;
@@ -234,3 +235,15 @@ const YOUTUBE_ID = /(?:youtube\.com\/(?:watch\?(?:.*&)?v=|embed\/|shorts\/)|yout
 export function youtubeVideoId(link: string): string | null {
   return YOUTUBE_ID.exec(link)?.[1] ?? null;
 }
+
+/**
+ * The one address a YouTube link is fetched from: its watch page, rebuilt from the id alone, so nothing else the
+ * text held (another host, a playlist, a start time) is ever fetched.
+ */
+export function youtubeWatchUrl(id: string): string {
+  return `https://www.youtube.com/watch?v=${id}`;
+}
+
+/** What the link input and getUploadURL's youtubeLink say about a link that is not one of the spec's forms. */
+export const VIDEO_LINK_FORMS_MESSAGE =
+  'Paste a YouTube video link: a watch, embed or short link with its 11-character video id, such as https://www.youtube.com/watch?v=dQw4w9WgXcQ or https://youtu.be/dQw4w9WgXcQ.';

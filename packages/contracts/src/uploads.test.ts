@@ -2,11 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   deleteUploadsRequestSchema,
   getUploadUrlRequestSchema,
+  isLinkUploadRequest,
+  linkUploadRequestSchema,
   logLocalUploadRequestSchema,
   requestedFrames,
   youtubeVideoId,
   type GetUploadUrlRequest,
 } from './uploads.js';
+import { VIDEO_LINK_FORMS_MESSAGE, youtubeWatchUrl } from './rules.js';
 
 const video: GetUploadUrlRequest = {
   kind: 'video',
@@ -147,6 +150,48 @@ describe('POST /getUploadURL body', () => {
     expect(youtubeVideoId('https://www.youtube.com/embed/dQw4w9WgXcQ')).toBe('dQw4w9WgXcQ');
     expect(youtubeVideoId('https://www.youtube.com/watch?v=short')).toBeNull();
     expect(getUploadUrlRequestSchema.parse({ ...video, youtubeLink: 'not a link' }).youtubeLink).toBeNull();
+  });
+});
+
+describe('a video by link (getUploadURL with a youtubeLink and no file)', () => {
+  const byLink = { isVideo: true, uploadName: 'Talk', ocrType: 'server', targetFrameRate: 1 / 5 };
+
+  it('takes the watch, embed, shorts and short-link forms with an 11-character id, and fetches the watch page of that id only', () => {
+    for (const link of [
+      'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+      'https://youtube.com/watch?feature=share&v=dQw4w9WgXcQ&t=42',
+      'https://m.youtube.com/watch?v=dQw4w9WgXcQ',
+      'https://www.youtube.com/embed/dQw4w9WgXcQ?start=10',
+      'https://www.youtube.com/shorts/dQw4w9WgXcQ',
+      'https://youtu.be/dQw4w9WgXcQ?si=abc',
+      '  youtu.be/dQw4w9WgXcQ  ',
+    ]) {
+      const req = linkUploadRequestSchema.parse({ ...byLink, youtubeLink: link });
+      expect(youtubeWatchUrl(youtubeVideoId(req.youtubeLink)!), link).toBe('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+    }
+  });
+
+  it('refuses any other text with the sentence that shows the forms', () => {
+    for (const link of ['not a link', 'https://www.youtube.com/watch?v=short', 'https://youtu.be/dQw4w9WgXcQx', 'https://vimeo.com/76979871', 'https://www.youtube.com/playlist?list=PL123']) {
+      const parsed = linkUploadRequestSchema.safeParse({ ...byLink, youtubeLink: link });
+      expect(parsed.success, link).toBe(false);
+      expect(parsed.error?.issues[0]?.message).toBe(VIDEO_LINK_FORMS_MESSAGE);
+    }
+  });
+
+  it('is told from a file upload: a link and no file type; beside a file the link is ignored, as the spec says', () => {
+    expect(isLinkUploadRequest({ ...byLink, youtubeLink: 'https://youtu.be/dQw4w9WgXcQ' })).toBe(true);
+    expect(isLinkUploadRequest({ ...byLink, youtubeLink: 'garbage' })).toBe(true);
+    expect(isLinkUploadRequest({ kind: 'link', youtubeLink: 'x' })).toBe(true);
+    expect(isLinkUploadRequest({ ...video, youtubeLink: 'https://youtu.be/dQw4w9WgXcQ' })).toBe(false);
+    expect(isLinkUploadRequest({ ...byLink, youtubeLink: null })).toBe(false);
+    expect(isLinkUploadRequest({ ...byLink, youtubeLink: '  ' })).toBe(false);
+    expect(isLinkUploadRequest({ ...byLink, isVideo: false, youtubeLink: 'https://youtu.be/dQw4w9WgXcQ' })).toBe(false);
+  });
+
+  it('keeps the request rules of a video: the interval choices, and slide detection on in presentation mode', () => {
+    expect(linkUploadRequestSchema.safeParse({ ...byLink, youtubeLink: 'https://youtu.be/dQw4w9WgXcQ', targetFrameRate: 1 / 7 }).success).toBe(false);
+    expect(linkUploadRequestSchema.parse({ ...byLink, youtubeLink: 'https://youtu.be/dQw4w9WgXcQ', mediaContent: 'presentation' }).slideDetection).toBe(true);
   });
 });
 

@@ -21,6 +21,7 @@ import {
   sortPreferenceSchema,
   uploadIdSchema,
   uploadStatusSchema,
+  VIDEO_LINK_FORMS_MESSAGE,
   youtubeVideoId,
 } from './common.js';
 
@@ -249,6 +250,47 @@ export const getUploadUrlRequestSchema = z
     return { ...req, slideDetection };
   });
 
+// ---------------------------------------------------------------- POST /getUploadURL, a video by link
+
+/**
+ * A video by link (issue 33): the server fetches it from `youtubeLink`, a watch, embed or short link with an
+ * 11-character id (the spec's forms), and the upload then goes on as an uploaded video. No file, so no mimeType,
+ * duration or size: the server measures the fetched file. `kind: link`, or the spec's request (isVideo true) with a
+ * youtubeLink and no mimeType. A link in another form is refused with a 400 that says which forms are taken (beside
+ * a file it is still ignored, as the spec says).
+ */
+export const linkUploadRequestSchema = z.object({
+  kind: z.literal('link').default('link'),
+  isVideo: z.literal(true, { error: 'isVideo must be true for a video by link' }).default(true),
+  youtubeLink: z
+    .string({ error: VIDEO_LINK_FORMS_MESSAGE })
+    .trim()
+    .max(2048, 'youtubeLink is at most 2048 characters')
+    .refine((link) => youtubeVideoId(link) !== null, VIDEO_LINK_FORMS_MESSAGE),
+  targetFrameRate: frameRateForIntervalsSchema.default(DEFAULT_FRAME_RATE),
+  uploadName: uploadNameSchema,
+  ocrType: serverEngineSchema.default('cloud'),
+  mediaContent: mediaContentSchema.default(DEFAULT_MEDIA_CONTENT),
+  originalLanguage: languageCodeSchema.default(null),
+  targetLanguage: languageCodeSchema.default(null),
+  slideDetection: z.boolean({ error: 'slideDetection must be true or false' }).optional(),
+  sortPreference: noSort,
+  timestamps: z.array(z.unknown()).max(0, 'a video by link carries no timestamps').nullish(),
+}).superRefine((req, ctx) => {
+  if (req.mediaContent === 'captions' && req.originalLanguage !== null && req.originalLanguage === req.targetLanguage) {
+    ctx.addIssue({ code: 'custom', path: ['targetLanguage'], message: 'Ensure original and target languages are not equal.' });
+  }
+}).transform((req) => ({ ...req, slideDetection: detectsSlides(req) }));
+export type LinkUploadRequest = z.output<typeof linkUploadRequestSchema>;
+
+/** Whether a getUploadURL body asks for a video by link: `kind: link`, or isVideo with a youtubeLink and no file type. */
+export function isLinkUploadRequest(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const b = body as Record<string, unknown>;
+  if (b.kind !== undefined) return b.kind === 'link';
+  return b.isVideo === true && typeof b.youtubeLink === 'string' && b.youtubeLink.trim() !== '' && b.mimeType === undefined && b.files === undefined;
+}
+
 /**
  * POST /getUploadURL's body as a client may write it, for the API description (GET /api/openapi.json); the server
  * validates with getUploadUrlRequestSchema, which accepts exactly these. Built from the same three shapes, with what
@@ -263,6 +305,7 @@ export const getUploadUrlRequestBodySchema = z.union([
     .extend({ timestamps: z.array(captureTimeSchema).min(1).max(MAX_FRAMES) })
     .meta({ title: 'Photos by their capture times (the spec\'s request: no files list)' }),
   framesUploadRequestSchema.partial({ kind: true }).meta({ title: 'Frames cut from a video in the browser' }),
+  linkUploadRequestSchema.meta({ title: 'A video by link (the server fetches it)' }),
 ]);
 
 /** What the SPA sends to POST /getUploadURL. */
@@ -318,6 +361,13 @@ export type UploadCompleteResponse = z.infer<typeof uploadCompleteResponseSchema
 
 // ---------------------------------------------------------------- GET /checkUploadStatus/:uploadID
 
+/** How far the server has fetched a video by link: bytes so far, and the percent when the size is known. */
+export const linkDownloadSchema = z.object({
+  percent: z.number().int().min(0).max(100).nullable(),
+  bytes: z.number().int().nonnegative(),
+});
+export type LinkDownload = z.infer<typeof linkDownloadSchema>;
+
 /** What a processed upload's reading found (textFoundIn): the SPA says "No Text Results Found" by foundAlmostNoText. */
 export const textFoundSchema = z.object({
   frames: z.number().int().nonnegative(),
@@ -346,6 +396,8 @@ export const uploadStatusResponseSchema = z.object({
     textFound: textFoundSchema.optional(),
     /** Once processed: the credits charged (creditsCaptured) for the frames the engine read. */
     charged: z.object({ credits: z.number().int().nonnegative(), framesRead: z.number().int().nonnegative() }).optional(),
+    /** While a video by link is being fetched (status downloading): how far. */
+    download: linkDownloadSchema.optional(),
   }),
 });
 export type UploadStatusResponse = z.infer<typeof uploadStatusResponseSchema>;
@@ -360,7 +412,9 @@ export type UploadStatusResponse = z.infer<typeof uploadStatusResponseSchema>;
  */
 export const settledUploadSchema = z.object({
   uploadID: uploadIdSchema,
-  status: z.enum(['uploaded', 'failed']),
+  /** downloading: a video by link still being fetched (not settled yet, but the owner's upload all the same). */
+  status: z.enum(['uploaded', 'failed', 'downloading']),
+  download: linkDownloadSchema.optional(),
   engine: serverEngineSchema,
   /** When uploadComplete accepted the files; null for an upload that failed before it did. */
   completedAt: isoDateTimeSchema.nullable(),

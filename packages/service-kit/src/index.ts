@@ -23,6 +23,8 @@ export * from './runtime.js';
 export * from './limiter.js';
 export * from './token-bucket.js';
 export * from './host/cpu-budget.js';
+export * from './net/destination.js';
+export * from './media/ffprobe.js';
 export * from './metrics/definitions.js';
 export * from './metrics/server.js';
 export * from './tracing/tracing.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FRAME_INTERVALS, RETENTION_DAYS, servicePort } from '@frametext/contracts';
-import { loadConfigOrExit, serviceConfig } from '@frametext/service-kit';
+import { loadConfigOrExit, localHostsSetting, serviceConfig } from '@frametext/service-kit';
 
 const flag = z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true');
 
@@ -53,11 +53,7 @@ export const configSchema = serviceConfig({
    * Development and tests only: loopback host names (localhost, 127.0.0.1, [::1]) a webhook may use, over plain http
    * too. Empty in production, where every webhook is HTTPS to a public address. Nothing but loopback names is accepted.
    */
-  WEBHOOK_LOCAL_HOSTS: z
-    .string()
-    .default('')
-    .transform((v) => v.split(',').map((h) => h.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1')).filter(Boolean))
-    .refine((hosts) => hosts.every((h) => ['localhost', '::1'].includes(h) || /^127\.\d+\.\d+\.\d+$/.test(h)), 'lists loopback host names only (localhost, 127.0.0.1, [::1])'),
+  WEBHOOK_LOCAL_HOSTS: localHostsSetting(),
   /** How often each replica looks for webhook deliveries that are due. */
   WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
   /** A receiver that has not answered within this long is cut off; the attempt counts as failed. */

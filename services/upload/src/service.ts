@@ -6,6 +6,8 @@ import { failAbandonedUploads } from './domain/abandoned-uploads.js';
 import type { UploadContext } from './domain/context.js';
 import { sweepOriginals } from './domain/sweep-originals.js';
 import { cancelUnfinishedStarts } from './domain/unfinished-starts.js';
+import { failSilentFetches } from './domain/video-link.js';
+import { LinkFetches } from './links/link-fetches.js';
 import { internalRoutes, uploadRoutes } from './http/routes.js';
 import { ANNOTATE_PATH, videoIntelligenceErrors, videoIntelligenceRoutes } from './http/video-intelligence-routes.js';
 import { UPLOAD_CONSUMES, uploadConsumers } from './messaging/consumers.js';
@@ -49,6 +51,7 @@ export function uploadService(config: Config, opts: UploadServiceOptions = {}): 
         logger,
         billing: opts.billing ?? httpBillingClient({ baseUrl: config.BILLING_URL, timeoutMs: config.BILLING_TIMEOUT_MS, logger, credentials: auth.workloads }),
         engines: engineAvailability({ queueConsumers: async (q) => (await bus.queueStats(q)).consumers, cloudQueue: config.OCR_CLOUD_QUEUE }),
+        links: new LinkFetches(config.VIDEO_LINK_CONCURRENCY),
       };
       app.use('/api', uploadRoutes(ctx));
       app.use('/internal', internalRoutes(ctx));
@@ -58,6 +61,9 @@ export function uploadService(config: Config, opts: UploadServiceOptions = {}): 
       schedule({ name: 'abandoned-upload sweep', everyMs: config.ABANDONED_SWEEP_INTERVAL_MS, run: () => failAbandonedUploads(ctx) });
       schedule({ name: 'unfinished-start sweep', everyMs: config.UNFINISHED_START_SWEEP_INTERVAL_MS, run: () => cancelUnfinishedStarts(ctx) });
       schedule({ name: 'sweep of presigned keys', everyMs: config.UNSEALED_SWEEP_INTERVAL_MS, run: () => sweepOriginals(ctx) });
+      schedule({ name: 'sweep of silent link fetches', everyMs: (config.VIDEO_LINK_STALL_SECONDS * 1000) / 2, run: () => failSilentFetches(ctx) });
+      // Fetches still running when the service stops end failed (interrupted), so their credits come back at once.
+      return () => ctx.links.stopAll();
     },
   };
 }

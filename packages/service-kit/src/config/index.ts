@@ -1,3 +1,4 @@
+import { onlyLoopbackNames, parseLocalHosts } from '../net/destination.js';
 import { z } from 'zod';
 import { cpuBudget } from '../host/cpu-budget.js';
 import type { TracingSettings } from '../tracing/tracing.js';
@@ -204,4 +205,17 @@ export function loadConfigOrExit<S extends z.ZodType>(service: string, schema: S
 /** Extends the shared settings with a service's own. */
 export function serviceConfig<T extends z.ZodRawShape>(shape: T) {
   return z.object({ ...baseConfigShape, ...shape }).superRefine((c, ctx) => refuseBuiltInSecrets(c as BaseShape, ctx));
+}
+
+/**
+ * A list of loopback host names (localhost, 127.0.0.1, [::1]) that requests to people's addresses may use, over
+ * plain http too: development and tests only (WEBHOOK_LOCAL_HOSTS, VIDEO_LINK_LOCAL_HOSTS). Empty by default, where
+ * every such request is HTTPS to a public address. Nothing but loopback names is accepted.
+ */
+export function localHostsSetting() {
+  return z
+    .string()
+    .default('')
+    .transform(parseLocalHosts)
+    .refine(onlyLoopbackNames, 'lists loopback host names only (localhost, 127.0.0.1, [::1])');
 }

@@ -1,7 +1,7 @@
 import type { Knex, Logger, ObjectStorage, ServiceMetrics } from '@frametext/service-kit';
 import type { ResultsConfig } from '../config.js';
 import type { UploadServiceClient } from '../data/upload-service-client.js';
-import type { HostResolver } from '../webhooks/destination.js';
+import type { HostResolver } from '@frametext/service-kit';
 
 /** What the results use cases work with. */
 export interface ResultsContext {

@@ -84,7 +84,10 @@ async function readingOutcome(ctx: ResultsContext, upload: UploadRow): Promise<P
   };
 }
 
-/** The status of an upload results has not heard of yet, as the upload service settled it: nothing read so far. */
+/**
+ * The status of an upload results has not heard of yet, as the upload service settled it: nothing read so far; or a
+ * video by link the upload service is still fetching, with how far.
+ */
 async function settledStatus(ctx: ResultsContext, settled: SettledUpload): Promise<UploadStatusResponse> {
   const completedAt = settled.status === 'uploaded' && settled.completedAt ? new Date(settled.completedAt) : undefined;
   const queued = completedAt && { id: settled.uploadID, engine: settled.engine, uploaded_at: completedAt, created_at: completedAt };
@@ -96,6 +99,7 @@ async function settledStatus(ctx: ResultsContext, settled: SettledUpload): Promi
       framesTotal: null,
       uploadsAhead: queued ? await countUploadsAhead(ctx.db, queued) : 0,
       failureReason: settled.failureReason,
+      ...(settled.status === 'downloading' && settled.download ? { download: settled.download } : {}),
     },
   };
 }

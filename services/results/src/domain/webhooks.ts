@@ -9,7 +9,7 @@ import {
   type WebhookEvent,
   type WebhookEventType,
 } from '@frametext/contracts';
-import { conflict, derivedEventId, notFound, type Knex } from '@frametext/service-kit';
+import { badRequest, checkDestination, conflict, derivedEventId, notFound, RefusedDestination, type CheckedDestination, type DestinationPolicy, type Knex } from '@frametext/service-kit';
 import type { UploadRow } from '../data/uploads.js';
 import {
   claimDueDeliveries,
@@ -29,7 +29,6 @@ import {
 } from '../data/webhooks.js';
 import { deleteTestSendsOutsideWindow } from '../data/webhook-test-sends.js';
 import { retryDelayMs } from '../webhooks/backoff.js';
-import { checkDestination, checkRegisteredUrl, RefusedDestination, type DestinationPolicy } from '../webhooks/destination.js';
 import { postJson, type PostOutcome } from '../webhooks/post.js';
 import { newWebhookSecret, signatureHeader } from '../webhooks/signature.js';
 import type { ResultsContext } from './context.js';
@@ -41,7 +40,17 @@ const RECENT_DELIVERIES = 20;
 const BATCH = 20;
 
 function policyOf(ctx: ResultsContext): DestinationPolicy {
-  return { localHosts: ctx.config.WEBHOOK_LOCAL_HOSTS, appUrl: ctx.config.APP_URL, resolve: ctx.resolveHost };
+  return { purpose: 'webhooks', localHosts: ctx.config.WEBHOOK_LOCAL_HOSTS, appUrl: ctx.config.APP_URL, resolve: ctx.resolveHost };
+}
+
+/** checkDestination for a registration: a refusal is a 400 that says what to fix. */
+async function checkRegisteredUrl(raw: string, policy: DestinationPolicy): Promise<CheckedDestination> {
+  try {
+    return await checkDestination(raw, policy);
+  } catch (err) {
+    if (err instanceof RefusedDestination) throw badRequest('webhooks/refused-url', err.message);
+    throw err;
+  }
 }
 
 function toWebhook(row: WebhookRow): Webhook {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { CheckedDestination } from './destination.js';
+import type { CheckedDestination } from '@frametext/service-kit';
 
 /** The most of a receiver's answer that is read and kept (the rest is dropped unread). */
 export const EXCERPT_BYTES = 512;

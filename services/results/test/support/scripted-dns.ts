@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import type { HostResolver } from '../../src/webhooks/destination.js';
+import type { HostResolver } from '@frametext/service-kit';
 
 /**
  * A DNS whose answers a test writes: a scripted name answers its next list of addresses each time it is asked (the

@@ -81,4 +81,19 @@ export const uploadMigrations: Migration[] = [
       });
     },
   },
+  {
+    // Videos by link (issue 33): the server fetches the video (status `downloading`) before the upload goes on as an
+    // uploaded one. The link, how far the fetch is, and when it last said so (a silent fetch died with its process).
+    name: '0007_upload_video_links',
+    async up(db) {
+      await db.schema.alterTable('uploads', (t) => {
+        t.text('source_link');
+        t.boolean('interval_auto').notNullable().defaultTo(false);
+        t.integer('download_percent');
+        t.bigInteger('download_bytes');
+        t.timestamp('download_heartbeat_at', { useTz: true });
+      });
+      await db.raw(`create index uploads_downloading on uploads (download_heartbeat_at) where status = 'downloading'`);
+    },
+  },
 ];

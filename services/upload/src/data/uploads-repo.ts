@@ -4,9 +4,10 @@ import type { Engine, MediaContent, SortPreference, UploadKind } from '@frametex
 export type UploadRowKind = UploadKind | 'local';
 /**
  * `reserving`: stored, billing being asked for the hold (not the user's upload yet: it reads as missing);
- * `uploading`: held, URLs handed out; `uploaded`: in the pipeline; `failed`: for good.
+ * `uploading`: held, URLs handed out; `downloading`: held, a video by link being fetched on the server;
+ * `uploaded`: in the pipeline; `failed`: for good.
  */
-export type UploadRowStatus = 'reserving' | 'uploading' | 'uploaded' | 'failed';
+export type UploadRowStatus = 'reserving' | 'uploading' | 'downloading' | 'uploaded' | 'failed';
 
 /** One upload as the service stores it. */
 export interface UploadRecord {
@@ -46,14 +47,37 @@ export interface UploadRecord {
   sourceBytes: number | null;
   /** When the upload was deleted (its objects are gone); it no longer counts. */
   deletedAt: Date | null;
+  /** A video by link: the address it is fetched from; null for files sent by the client. */
+  sourceLink: string | null;
+  /** A video by link whose interval is chosen once its length is known (POST /v1/videos:annotate). */
+  intervalAuto: boolean;
+  /** How far the fetch of a video by link is (percent when its size is known, bytes). */
+  downloadPercent: number | null;
+  downloadBytes: number | null;
 }
 
-type SetLater = 'status' | 'failureCode' | 'failureReason' | 'createdAt' | 'completedAt' | 'sealedKeys' | 'originalsSweptAt' | 'declaredBytes' | 'sourceBytes' | 'deletedAt';
+type SetLater =
+  | 'status'
+  | 'failureCode'
+  | 'failureReason'
+  | 'createdAt'
+  | 'completedAt'
+  | 'sealedKeys'
+  | 'originalsSweptAt'
+  | 'declaredBytes'
+  | 'sourceBytes'
+  | 'deletedAt'
+  | 'sourceLink'
+  | 'intervalAuto'
+  | 'downloadPercent'
+  | 'downloadBytes';
 
 export type NewUpload = Omit<UploadRecord, SetLater> & {
   status?: UploadRowStatus;
   completedAt?: Date | null;
   declaredBytes?: number | null;
+  sourceLink?: string | null;
+  intervalAuto?: boolean;
 };
 
 interface UploadRow {
@@ -87,6 +111,10 @@ interface UploadRow {
   declared_bytes: string | null;
   source_bytes: string | null;
   deleted_at: Date | null;
+  source_link: string | null;
+  interval_auto: boolean;
+  download_percent: number | null;
+  download_bytes: string | null;
 }
 
 const bytes = (v: string | null) => (v === null ? null : Number(v));
@@ -122,6 +150,10 @@ function fromRow(r: UploadRow): UploadRecord {
     declaredBytes: bytes(r.declared_bytes),
     sourceBytes: bytes(r.source_bytes),
     deletedAt: r.deleted_at,
+    sourceLink: r.source_link,
+    intervalAuto: r.interval_auto,
+    downloadPercent: r.download_percent,
+    downloadBytes: bytes(r.download_bytes),
   };
 }
 
@@ -153,6 +185,8 @@ export async function insertUpload(db: Knex | Knex.Transaction, u: NewUpload): P
       status: u.status ?? 'uploading',
       completed_at: u.completedAt ?? null,
       declared_bytes: u.declaredBytes ?? null,
+      source_link: u.sourceLink ?? null,
+      interval_auto: u.intervalAuto ?? false,
     })
     .onConflict(['user_id', 'id'])
     .ignore()
@@ -187,12 +221,68 @@ export async function markFailed(trx: Knex.Transaction, userId: string, id: stri
   await trx('uploads').where({ user_id: userId, id }).update({ status: 'failed', failure_code: failure.code, failure_reason: failure.reason });
 }
 
-/** The hold is in: the reserving upload opens with what billing allowed. False when it is no longer reserving (the sweep cancelled it). */
-export async function openReservedUpload(db: Knex, userId: string, id: string, quote: { framesAllowed: number; creditCost: number }): Promise<boolean> {
+/**
+ * The hold is in: the reserving upload opens with what billing allowed, `uploading` (its URLs are handed out) or
+ * `downloading` (a video by link, fetched now). False when it is no longer reserving (the sweep cancelled it).
+ */
+export async function openReservedUpload(
+  db: Knex,
+  userId: string,
+  id: string,
+  quote: { framesAllowed: number; creditCost: number },
+  status: 'uploading' | 'downloading' = 'uploading',
+): Promise<boolean> {
+  const heartbeat = status === 'downloading' ? { download_heartbeat_at: db.fn.now(), download_bytes: 0 } : {};
   const n = await db('uploads')
     .where({ user_id: userId, id, status: 'reserving' })
-    .update({ status: 'uploading', frames_allowed: quote.framesAllowed, credit_cost: quote.creditCost });
+    .update({ status, frames_allowed: quote.framesAllowed, credit_cost: quote.creditCost, ...heartbeat });
   return n > 0;
+}
+
+/** A fetch's progress, and that it is alive; false when the upload is no longer downloading (deleted, or the sweep failed it). */
+export async function recordDownloadProgress(db: Knex, userId: string, id: string, progress: { percent: number | null; bytes: number }): Promise<boolean> {
+  const n = await db('uploads')
+    .where({ user_id: userId, id, status: 'downloading' })
+    .update({ download_percent: progress.percent, download_bytes: progress.bytes, download_heartbeat_at: db.fn.now() });
+  return n > 0;
+}
+
+/**
+ * The fetched video is stored at `objectKey`: the upload becomes `uploading` with what was measured, ready to be
+ * completed as an uploaded file is. False when it is no longer downloading.
+ */
+export async function finishDownload(
+  db: Knex,
+  userId: string,
+  id: string,
+  fetched: { objectKey: string; mimeType: string; durationSeconds: number; intervalSeconds: number | null; bytes: number },
+): Promise<boolean> {
+  const n = await db('uploads')
+    .where({ user_id: userId, id, status: 'downloading' })
+    .update({
+      status: 'uploading',
+      object_keys: JSON.stringify([fetched.objectKey]),
+      mime_type: fetched.mimeType,
+      duration_seconds: fetched.durationSeconds,
+      interval_seconds: fetched.intervalSeconds,
+      download_percent: 100,
+      download_bytes: fetched.bytes,
+      download_heartbeat_at: db.fn.now(),
+    });
+  return n > 0;
+}
+
+/** Locks up to `limit` downloading uploads whose fetch has said nothing since `before`, skipping locked ones. */
+export async function lockSilentDownloads(trx: Knex.Transaction, before: Date, limit: number): Promise<{ id: string; userId: string }[]> {
+  const rows = await trx('uploads')
+    .where({ status: 'downloading' })
+    .andWhere('download_heartbeat_at', '<', before)
+    .orderBy('download_heartbeat_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .select<{ id: string; user_id: string }[]>('id', 'user_id');
+  return rows.map((r) => ({ id: r.id, userId: r.user_id }));
 }
 
 /** Billing refused the hold, so nothing is held: the reserving upload leaves no trace. */
@@ -230,7 +320,7 @@ export async function uploadsToSweep(db: Knex, before: Date, limit: number): Pro
   const rows = (await db<UploadRow>('uploads')
     .whereNull('originals_swept_at')
     .whereNot('kind', 'local')
-    .whereNot('status', 'uploading')
+    .whereNotIn('status', ['uploading', 'downloading'])
     .andWhere('created_at', '<', before)
     .orderBy('created_at')
     .limit(limit)) as UploadRow[];
@@ -299,9 +389,9 @@ export async function isDeletedUser(db: Knex | Knex.Transaction, userId: string)
   return (await db('deleted_users').where({ user_id: userId }).first('user_id')) !== undefined;
 }
 
-/** Locks a user's uploads still being started or uploaded (reserving, uploading), the ones that may hold credits. */
-export async function lockOpenUploads(trx: Knex.Transaction, userId: string): Promise<{ id: string; status: 'reserving' | 'uploading' }[]> {
-  return trx('uploads').where({ user_id: userId }).whereIn('status', ['reserving', 'uploading']).orderBy('id').forUpdate().select('id', 'status');
+/** Locks a user's uploads still being started, uploaded or fetched (reserving, uploading, downloading), the ones that may hold credits. */
+export async function lockOpenUploads(trx: Knex.Transaction, userId: string): Promise<{ id: string; status: 'reserving' | 'uploading' | 'downloading' }[]> {
+  return trx('uploads').where({ user_id: userId }).whereIn('status', ['reserving', 'uploading', 'downloading']).orderBy('id').forUpdate().select('id', 'status');
 }
 
 /** What a deleted upload's row stops saying: its name, its files' names and its failure sentence (which may quote one). */

@@ -8,7 +8,7 @@ import { parseUploadBody } from './validation.js';
  * that FrameText cannot do is a 400 naming it, never silently dropped.
  */
 
-export type AnnotateSource = { kind: 'inline'; video: Buffer } | { kind: 'upload'; uploadId: string };
+export type AnnotateSource = { kind: 'inline'; video: Buffer } | { kind: 'upload'; uploadId: string } | { kind: 'link'; url: string };
 
 export interface AnnotateOrder {
   source: AnnotateSource;
@@ -43,11 +43,13 @@ function decodeBase64(text: string): Buffer {
   return Buffer.from(compact, compact.includes('-') || compact.includes('_') ? 'base64url' : 'base64');
 }
 
-function uploadIdOf(uri: string): string {
+/** inputUri: one of the caller's uploads, or a video's address (https; http only where local hosts are allowed), fetched by the server. */
+function sourceOfUri(uri: string): AnnotateSource {
   const id = uri.startsWith(UPLOAD_URI_PREFIX) ? uri.slice(UPLOAD_URI_PREFIX.length) : undefined;
-  if (id !== undefined && uploadIdSchema.safeParse(id).success) return id;
-  const gs = uri.startsWith('gs://') ? ' Cloud Storage addresses are not read: send the video as inputContent, or upload it to FrameText first.' : '';
-  throw badRequest('annotate/unsupported-input-uri', `inputUri must name one of your FrameText uploads as ${UPLOAD_URI_PREFIX}<upload id>.${gs}`);
+  if (id !== undefined && uploadIdSchema.safeParse(id).success) return { kind: 'upload', uploadId: id };
+  if (/^https?:\/\//i.test(uri.trim())) return { kind: 'link', url: uri.trim() };
+  const gs = uri.startsWith('gs://') ? ' Cloud Storage addresses are not read: give the video\'s https address, send it as inputContent, or upload it to FrameText first.' : '';
+  throw badRequest('annotate/unsupported-input-uri', `inputUri must be a video's https:// address, or name one of your FrameText uploads as ${UPLOAD_URI_PREFIX}<upload id>.${gs}`);
 }
 
 /** The first hint FrameText reads, by its exact code or its primary language ("en-US" is English); null without hints. */
@@ -68,7 +70,7 @@ export function parseAnnotateRequest(body: unknown): AnnotateOrder {
   if (req.videoContext?.segments?.length) throw badRequest('annotate/segments-not-supported', 'videoContext.segments is not supported: FrameText reads the whole video.');
   if (req.inputUri && req.inputContent) throw badRequest('annotate/one-input', 'Send either inputUri or inputContent, not both.');
   const language = languageOf(req.videoContext?.textDetectionConfig?.languageHints ?? []);
-  if (req.inputUri) return { source: { kind: 'upload', uploadId: uploadIdOf(req.inputUri) }, language };
-  if (req.inputContent === undefined) throw badRequest('annotate/input-required', 'Send the video as inputContent (base64), or name one of your uploads as inputUri.');
+  if (req.inputUri) return { source: sourceOfUri(req.inputUri), language };
+  if (req.inputContent === undefined) throw badRequest('annotate/input-required', 'Send the video as inputContent (base64), or give its https address or one of your uploads as inputUri.');
   return { source: { kind: 'inline', video: decodeBase64(req.inputContent) }, language };
 }

@@ -1,5 +1,5 @@
 import { badRequest, notFound } from '@frametext/service-kit';
-import { FRAME_INTERVALS, MAX_FRAMES, frameCount, operationName, type UploadRequest } from '@frametext/contracts';
+import { operationName, type UploadRequest } from '@frametext/contracts';
 import { findUpload } from '../data/uploads-repo.js';
 import { parseAnnotateRequest, type AnnotateOrder } from './annotate-request.js';
 import { completeUpload } from './complete-upload.js';
@@ -9,6 +9,8 @@ import { sniffMedia } from './media-sniff.js';
 import { movieDurationSeconds } from './movie-duration.js';
 import { objectKeysFor } from './object-keys.js';
 import { requestUpload } from './request-upload.js';
+import { samplingInterval } from './sampling-interval.js';
+import { checkLinkForm, startLinkUpload } from './video-link.js';
 
 /*
  * POST /v1/videos:annotate (issue 33): Google Video Intelligence's text detection, served by an ordinary upload.
@@ -18,14 +20,6 @@ import { requestUpload } from './request-upload.js';
  * inputUri names an upload the caller already has: its operation is answered as it is, nothing is read again.
  */
 
-/** Seconds between frames when the video allows: one a second, as Google's text detection is usually read. */
-const PREFERRED_INTERVAL = 1;
-
-/** The shortest interval of the upload page's from one a second on that keeps the video within MAX_FRAMES. */
-export function samplingInterval(durationSeconds: number): number {
-  const fits = FRAME_INTERVALS.find((s) => s >= PREFERRED_INTERVAL && frameCount(durationSeconds, s) <= MAX_FRAMES);
-  return fits ?? FRAME_INTERVALS.at(-1)!;
-}
 
 function checkedVideo(bytes: Buffer): { mimeType: 'video/mp4' | 'video/quicktime'; durationSeconds: number } {
   if (sniffMedia(bytes.subarray(0, 12)) !== 'iso-bmff') throw badRequest('upload/invalid-media', 'inputContent is not a video: its content is not MP4 or MOV.');
@@ -70,9 +64,37 @@ async function existingUpload(ctx: UploadContext, userId: string, uploadId: stri
   return upload.id;
 }
 
+/** A video by its address: fetched by the server (startLinkUpload), read as an inline video is, at an interval chosen from its length. */
+async function annotateLink(ctx: UploadContext, caller: Caller, url: string, language: string | null): Promise<string> {
+  checkLinkForm(ctx, url, 'annotate/invalid-input-uri');
+  const started = await startLinkUpload(ctx, caller, {
+    link: url,
+    extractor: 'any',
+    uploadName: `videos:annotate ${new Date().toISOString().slice(0, 19).replace('T', ' ')}`,
+    engine: 'server',
+    mediaContent: 'captions',
+    interval: 'auto',
+    slideDetection: false,
+    originalLanguage: language,
+    targetLanguage: null,
+  });
+  return started.uploadId;
+}
+
+async function uploadOf(ctx: UploadContext, caller: Caller, order: AnnotateOrder): Promise<string> {
+  switch (order.source.kind) {
+    case 'upload':
+      return existingUpload(ctx, caller.userId, order.source.uploadId);
+    case 'inline':
+      return annotateInline(ctx, caller, order.source.video, order.language);
+    case 'link':
+      return annotateLink(ctx, caller, order.source.url, order.language);
+  }
+}
+
 export async function annotateVideo(ctx: UploadContext, caller: Caller, body: unknown): Promise<{ name: string }> {
   const order: AnnotateOrder = parseAnnotateRequest(body);
-  const uploadId = order.source.kind === 'upload' ? await existingUpload(ctx, caller.userId, order.source.uploadId) : await annotateInline(ctx, caller, order.source.video, order.language);
+  const uploadId = await uploadOf(ctx, caller, order);
   ctx.logger.info({ uploadId, source: order.source.kind }, 'video annotation started');
   return { name: operationName(uploadId) };
 }

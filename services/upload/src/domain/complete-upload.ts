@@ -1,4 +1,4 @@
-import { AppError, enqueueEvent, notFound, StorageNotFoundError } from '@frametext/service-kit';
+import { AppError, conflict, enqueueEvent, notFound, StorageNotFoundError } from '@frametext/service-kit';
 import { uploadCompleteRequestSchema, type EventData, type UploadCompleteResponse } from '@frametext/contracts';
 import { findUpload, lockUserQuota, markFailed, markUploaded, type UploadRecord } from '../data/uploads-repo.js';
 import type { UploadContext } from './context.js';
@@ -90,6 +90,9 @@ function completedEvent(upload: UploadRecord, sealedKeys: string[]): EventData<'
 }
 
 function outcome(upload: UploadRecord): UploadCompleteResponse {
+  if (upload.status === 'downloading') {
+    throw conflict('upload/fetching-link', 'This video is being fetched from its link: it completes by itself; follow it with checkUploadStatus.');
+  }
   if (upload.status === 'failed') {
     const status = upload.failureCode === QUOTA_EXCEEDED ? 413 : upload.failureCode === DELETED_BEFORE_COMPLETION.code ? 410 : 400;
     throw new AppError(status, upload.failureCode ?? INVALID_MEDIA, upload.failureReason ?? 'This upload failed. Please start a new one.');

@@ -9,7 +9,7 @@ export const DELETED_BEFORE_COMPLETION = { code: 'upload/deleted', reason: 'This
 
 /**
  * results' deleteUploads for the ids it has no upload of (POST /internal/deleted-uploads). Among the caller's uploads:
- * - one still `uploading` (started, maybe PUT, never completed) is failed (`upload/deleted`), stops counting towards
+ * - one still `uploading` (started, maybe PUT, never completed) or `downloading` (a video by link) is failed (`upload/deleted`), stops counting towards
  *   the quota and writes upload.cancelled.v1 (reason deleted) in the same transaction, so billing releases its hold at
  *   once instead of after ABANDONED_AFTER_HOURS; its files are removed after the commit (the sweep of presigned keys
  *   removes whatever is PUT there later);
@@ -24,8 +24,9 @@ export async function deleteUnfinishedUploads(ctx: Pick<UploadContext, 'db' | 's
     const settled: string[] = [];
     for (const u of await lockUploadsAmong(trx, userId, ids)) {
       if (u.kind === 'local' || u.deletedAt) continue;
-      if (u.status === 'uploading') {
-        await failUploadIn(trx, 'uploading', userId, u.id, DELETED_BEFORE_COMPLETION);
+      if (u.status === 'uploading' || u.status === 'downloading') {
+        // A video by link being fetched: its fetch sees the upload is no longer downloading and stops.
+        await failUploadIn(trx, u.status, userId, u.id, DELETED_BEFORE_COMPLETION);
         await markDeleted(trx, userId, [u.id], new Date());
         await enqueueEvent(trx, 'upload.cancelled.v1', { uploadId: u.id, userId, reason: 'deleted' });
         cancelled.push(u.id);

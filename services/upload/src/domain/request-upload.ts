@@ -1,21 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, badRequest, enqueueEvent, errorText, unavailable } from '@frametext/service-kit';
+import { badRequest } from '@frametext/service-kit';
 import {
   FRAME_MIME_TYPE,
   getUploadUrlRequestSchema,
   intervalFromFrameRate,
+  isLinkUploadRequest,
+  linkUploadRequestSchema,
   requestedFrames,
+  youtubeVideoId,
+  youtubeWatchUrl,
   type GetUploadUrlResponse,
   type UploadRequest,
 } from '@frametext/contracts';
-import { INSUFFICIENT_CREDITS_MESSAGE } from '../data/billing-client.js';
-import { deleteReservingUpload, failUploadIn, openReservedUpload } from '../data/uploads-repo.js';
-import { insertUploadOfLiveAccount } from './account-deletion.js';
 import type { Caller, UploadContext } from './context.js';
-import { START_FAILED } from './unfinished-starts.js';
 import { objectKeysFor } from './object-keys.js';
 import { assertRequestFitsQuota, declaredBytes } from './storage-quota.js';
+import { holdCredits } from './credit-hold.js';
 import { parseUploadBody } from './validation.js';
+import { startLinkUpload } from './video-link.js';
 
 /** Content-Type each PUT must carry, in key order. */
 function contentTypes(req: UploadRequest): string[] {
@@ -53,6 +55,7 @@ function fileNames(req: UploadRequest): string[] | null {
  * same way within minutes (cancelUnfinishedStarts).
  */
 export async function requestUpload(ctx: UploadContext, caller: Caller, body: unknown): Promise<GetUploadUrlResponse> {
+  if (isLinkUploadRequest(body)) return requestLinkUpload(ctx, caller, body);
   const { userId } = caller;
   const req = parseUploadBody(getUploadUrlRequestSchema, body);
   const engine = await ctx.engines.check(req.ocrType);
@@ -64,77 +67,71 @@ export async function requestUpload(ctx: UploadContext, caller: Caller, body: un
   const uploadId = randomUUID();
   const framesRequested = requestedFrames(req);
   const objectKeys = objectKeysFor(uploadId, req);
-  await insertUploadOfLiveAccount(ctx, {
-    id: uploadId,
-    userId,
-    name: req.uploadName,
-    kind: req.kind,
-    engine: req.ocrType,
-    mediaContent: req.mediaContent,
-    intervalSeconds: req.kind === 'photos' ? null : (intervalFromFrameRate(req.targetFrameRate) ?? 1 / req.targetFrameRate),
-    slideDetection: req.slideDetection,
-    sortPreference: req.sortPreference,
-    originalLanguage: req.originalLanguage,
-    targetLanguage: req.targetLanguage,
-    mimeType: req.mimeType,
-    fileNames: fileNames(req),
-    timestamps: req.timestamps,
-    durationSeconds: req.kind === 'photos' ? null : (req.duration ?? null),
-    framesRequested,
-    // Nothing is paid for until billing answers.
-    framesAllowed: 0,
-    creditCost: 0,
-    objectKeys,
-    status: 'reserving',
-    declaredBytes: declared,
-  });
-
-  const hold = await ctx.billing.reserve({ uploadId, userId, engine: req.ocrType, frames: framesRequested }, caller.accessToken);
-  if (hold.outcome === 'refused') {
-    await deleteReservingUpload(ctx.db, userId, uploadId);
-    throw hold.error;
-  }
-  if (hold.outcome === 'unknown') {
-    await cancelStart(ctx, userId, uploadId, 'billing gave no answer to rely on');
-    throw hold.error;
-  }
-
-  const quote = hold.quote;
-  const maxFrames = Math.min(quote.maxFrames, framesRequested);
-  try {
-    // Billing answers 402 rather than a hold of no frames; should it ever hold none, the hold goes back all the same.
-    if (maxFrames < 1) throw new AppError(402, 'billing/insufficient-credits', INSUFFICIENT_CREDITS_MESSAGE);
-    const expiresIn = ctx.config.UPLOAD_URL_EXPIRY_SECONDS;
-    const types = contentTypes(req);
-    const urls = await Promise.all(objectKeys.map((key, i) => ctx.storage.presignPut(key, { contentType: types[i], expiresIn })));
-    if (!(await openReservedUpload(ctx.db, userId, uploadId, { framesAllowed: maxFrames, creditCost: quote.creditCost }))) {
-      // This took longer than UNFINISHED_START_AFTER_SECONDS and the sweep has cancelled it: its credits are on their way back.
-      throw unavailable('upload/start-failed', 'The upload could not be started in time. Please try again.');
-    }
-    ctx.logger.info({ uploadId, kind: req.kind, framesRequested, maxFrames }, 'upload requested');
-    return {
-      urls,
-      uploadID: uploadId,
+  const expiresIn = ctx.config.UPLOAD_URL_EXPIRY_SECONDS;
+  const { maxFrames, creditCost, prepared: urls } = await holdCredits(
+    ctx,
+    caller,
+    {
+      id: uploadId,
+      userId,
+      name: req.uploadName,
+      kind: req.kind,
+      engine: req.ocrType,
+      mediaContent: req.mediaContent,
+      intervalSeconds: req.kind === 'photos' ? null : (intervalFromFrameRate(req.targetFrameRate) ?? 1 / req.targetFrameRate),
+      slideDetection: req.slideDetection,
+      sortPreference: req.sortPreference,
+      originalLanguage: req.originalLanguage,
+      targetLanguage: req.targetLanguage,
+      mimeType: req.mimeType,
+      fileNames: fileNames(req),
+      timestamps: req.timestamps,
+      durationSeconds: req.kind === 'photos' ? null : (req.duration ?? null),
       framesRequested,
-      maxFrames,
-      creditCost: quote.creditCost,
-      expiresAt: new Date(Date.now() + expiresIn * 1000).toISOString(),
-    };
-  } catch (err) {
-    // If this fails too (the database is down), the row stays `reserving` and the sweep cancels it.
-    await cancelStart(ctx, userId, uploadId, errorText(err)).catch((cancelErr: unknown) => {
-      ctx.logger.error({ err: cancelErr, uploadId }, 'could not cancel a failed start; the unfinished-start sweep will');
-    });
-    throw err;
-  }
+      objectKeys,
+      declaredBytes: declared,
+    },
+    'uploading',
+    () => {
+      const types = contentTypes(req);
+      return Promise.all(objectKeys.map((key, i) => ctx.storage.presignPut(key, { contentType: types[i], expiresIn })));
+    },
+  );
+  ctx.logger.info({ uploadId, kind: req.kind, framesRequested, maxFrames }, 'upload requested');
+  return {
+    urls,
+    uploadID: uploadId,
+    framesRequested,
+    maxFrames,
+    creditCost,
+    expiresAt: new Date(Date.now() + expiresIn * 1000).toISOString(),
+  };
 }
 
-/** Fails a start that may hold credits and publishes upload.cancelled.v1, in one transaction; nothing if it is no longer reserving. */
-async function cancelStart(ctx: UploadContext, userId: string, uploadId: string, why: string): Promise<void> {
-  const cancelled = await ctx.db.transaction(async (trx) => {
-    if (!(await failUploadIn(trx, 'reserving', userId, uploadId, START_FAILED))) return false;
-    await enqueueEvent(trx, 'upload.cancelled.v1', { uploadId, userId, reason: 'start-failed' });
-    return true;
+/**
+ * getUploadURL with a youtubeLink and no file: the server fetches the video (startLinkUpload). No URLs to PUT to;
+ * the quote is for the most frames the link can yield (the hold), and the client follows the upload with
+ * checkUploadStatus (status downloading, then as any upload).
+ */
+async function requestLinkUpload(ctx: UploadContext, caller: Caller, body: unknown): Promise<GetUploadUrlResponse> {
+  const req = parseUploadBody(linkUploadRequestSchema, body);
+  const started = await startLinkUpload(ctx, caller, {
+    link: youtubeWatchUrl(youtubeVideoId(req.youtubeLink)!),
+    extractor: 'youtube',
+    uploadName: req.uploadName,
+    engine: req.ocrType,
+    mediaContent: req.mediaContent,
+    interval: intervalFromFrameRate(req.targetFrameRate) ?? 1 / req.targetFrameRate,
+    slideDetection: req.slideDetection,
+    originalLanguage: req.originalLanguage,
+    targetLanguage: req.targetLanguage,
   });
-  if (cancelled) ctx.logger.warn({ uploadId, why }, 'upload start failed after asking billing; cancelled so that billing releases the hold');
+  return {
+    urls: [],
+    uploadID: started.uploadId,
+    framesRequested: started.framesRequested,
+    maxFrames: started.maxFrames,
+    creditCost: started.creditCost,
+    expiresAt: new Date(Date.now() + ctx.config.VIDEO_LINK_TIMEOUT_SECONDS * 1000).toISOString(),
+  };
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { badRequest } from '@frametext/service-kit';
+import { VIDEO_LINK_FORMS_MESSAGE } from '@frametext/contracts';
 
 /**
  * The spec's sentences (product spec section 8), each with a stable code for the SPA. They are shown to the
@@ -12,6 +13,8 @@ const SPEC_MESSAGES: [prefix: string, code: string][] = [
   ['Please name your upload before uploading.', 'upload/name-required'],
   ['Ensure original and target languages are not equal.', 'upload/same-languages'],
   ["Whoa that's a lot of frames", 'upload/too-many-frames'],
+  // Not the spec's sentence (it ignores such a link), but one the link input and scripts show as it is.
+  [VIDEO_LINK_FORMS_MESSAGE, 'upload/unsupported-link'],
 ];
 
 /** Parses a body with its contract; the first problem becomes a 400 with the spec's wording where it has one. */

@@ -1,17 +1,16 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
-import { badRequest } from '@frametext/service-kit';
 import { ipv4Inside, ipv6Groups } from './ipv6-forms.js';
 
 /*
- * Where a webhook may point (SSRF). A URL is checked when it is registered and again before every attempt: its host
- * is resolved once, every address it resolves to is checked, and the attempt connects to the first of those very
- * addresses (see post.ts), never asking DNS again. A name that resolves to a public address at registration and to
- * 127.0.0.1 later (DNS rebinding) is refused at that moment; one that answers differently between the check and the
- * connection is never asked the second time.
+ * Where a request our servers make to an address a person chose may go (SSRF): webhooks (results) and videos by
+ * link (upload). A URL is checked before every request: its host is resolved once, every address it resolves to is
+ * checked, and the request connects to the first of those very addresses, never asking DNS again. A name that
+ * resolves to a public address at one moment and to 127.0.0.1 later (DNS rebinding) is refused at that moment; one
+ * that answers differently between the check and the connection is never asked the second time.
  */
 
-/** Addresses no webhook reaches: this machine, private networks, link-local (cloud metadata), shared, multicast, reserved. */
+/** Addresses no request to a person's address reaches: this machine, private networks, link-local (cloud metadata), shared, multicast, reserved. */
 const FORBIDDEN = new BlockList();
 for (const [net, prefix] of [
   ['0.0.0.0', 8], // "this network"
@@ -65,9 +64,11 @@ export type HostResolver = (host: string) => Promise<{ address: string }[]>;
 const systemResolver: HostResolver = (host) => lookup(host, { all: true, verbatim: true });
 
 export interface DestinationPolicy {
-  /** Loopback host names allowed, over http too (WEBHOOK_LOCAL_HOSTS: development and tests only). */
+  /** What goes there, as refusals name it: "webhooks", "video links". */
+  purpose: string;
+  /** Loopback host names allowed, over http too (WEBHOOK_LOCAL_HOSTS, VIDEO_LINK_LOCAL_HOSTS: development and tests only). */
   localHosts: readonly string[];
-  /** The product's own address (APP_URL): webhooks may not call FrameText itself. */
+  /** The product's own address (APP_URL): nothing may call FrameText itself. */
   appUrl: string;
   /** Resolves host names; the system's resolver by default. */
   resolve?: HostResolver;
@@ -82,7 +83,7 @@ export interface CheckedDestination {
 
 const OWN_ADDRESS = "The address must not point at FrameText's own address.";
 
-/** Why a webhook address is refused, as a sentence a person reads as it is (no field name in front). */
+/** Why an address is refused, as a sentence a person reads as it is (no field name in front). */
 export class RefusedDestination extends Error {
   constructor(message: string) {
     super(message);
@@ -96,7 +97,7 @@ function hostOf(url: URL): string {
 
 /**
  * What to name when refusing `address` (an IP literal): the address, with the IPv4 address it carries when that is
- * the reason; undefined when a webhook may reach it.
+ * the reason; undefined when a request may reach it.
  */
 export function refusedAddress(address: string): string | undefined {
   const family = isIP(address);
@@ -108,7 +109,7 @@ export function refusedAddress(address: string): string | undefined {
   return FORBIDDEN.check(address, 'ipv6') ? address : undefined;
 }
 
-/** Whether no webhook may reach `address` (an IP literal). */
+/** Whether no request to a person's address may reach `address` (an IP literal). */
 export function isForbiddenAddress(address: string): boolean {
   return refusedAddress(address) !== undefined;
 }
@@ -126,11 +127,10 @@ async function resolve(host: string, resolver: HostResolver): Promise<{ address:
 }
 
 /**
- * Checks a webhook URL and resolves its host. Refuses (RefusedDestination, with a reason a person can act on) anything
- * but https, credentials in the URL, the product's own host, and a host of which any address is forbidden, unless the
- * host is one of the configured loopback names.
+ * The checks of a URL that need no network: a full URL of at most 2048 characters, https (or http to one of the
+ * local hosts), no user name or password. Answers the parsed URL; throws RefusedDestination.
  */
-export async function checkDestination(raw: string, policy: DestinationPolicy): Promise<CheckedDestination> {
+export function checkUrlForm(raw: string, policy: Pick<DestinationPolicy, 'localHosts'>): URL {
   let url: URL;
   try {
     url = new URL(raw);
@@ -139,10 +139,21 @@ export async function checkDestination(raw: string, policy: DestinationPolicy): 
   }
   // What is stored is the normalised form (punycode, percent-encoding), which can be longer than what was typed.
   if (url.href.length > 2048) throw new RefusedDestination('The address is too long: at most 2048 characters.');
-  const host = hostOf(url);
-  const local = policy.localHosts.includes(host);
+  const local = policy.localHosts.includes(hostOf(url));
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)) throw new RefusedDestination('The address must start with https://.');
   if (url.username || url.password) throw new RefusedDestination('The address must not contain a user name or password.');
+  return url;
+}
+
+/**
+ * Checks a URL and resolves its host. Refuses (RefusedDestination, with a reason a person can act on) anything
+ * but https, credentials in the URL, the product's own host, and a host of which any address is forbidden, unless the
+ * host is one of the configured loopback names.
+ */
+export async function checkDestination(raw: string, policy: DestinationPolicy): Promise<CheckedDestination> {
+  const url = checkUrlForm(raw, policy);
+  const host = hostOf(url);
+  const local = policy.localHosts.includes(host);
   const app = new URL(policy.appUrl);
 
   const resolver = policy.resolve ?? systemResolver;
@@ -150,7 +161,7 @@ export async function checkDestination(raw: string, policy: DestinationPolicy): 
   if (addresses.length === 0) throw new RefusedDestination(`${host} does not resolve to an address: check the spelling.`);
   if (!local) {
     const refused = addresses.map((a) => refusedAddress(a.address)).find((r) => r !== undefined);
-    if (refused) throw new RefusedDestination(`${host} points at a private or reserved address (${refused}); webhooks go to public addresses only.`);
+    if (refused) throw new RefusedDestination(`${host} points at a private or reserved address (${refused}); ${policy.purpose} go to public addresses only.`);
     if (host === hostOf(app)) throw new RefusedDestination(OWN_ADDRESS);
     const own = isIP(hostOf(app)) ? [hostOf(app)] : await resolve(hostOf(app), resolver).then((a) => a.map((x) => x.address)).catch(() => []);
     if (addresses.some((a) => own.includes(a.address))) throw new RefusedDestination(OWN_ADDRESS);
@@ -161,12 +172,20 @@ export async function checkDestination(raw: string, policy: DestinationPolicy): 
   return { url, ...addresses[0]! };
 }
 
-/** checkDestination for a request: a refusal is a 400 that says what to fix. */
-export async function checkRegisteredUrl(raw: string, policy: DestinationPolicy): Promise<CheckedDestination> {
-  try {
-    return await checkDestination(raw, policy);
-  } catch (err) {
-    if (err instanceof RefusedDestination) throw badRequest('webhooks/refused-url', err.message);
-    throw err;
-  }
+const LOOPBACK_NAME = /^127\.\d+\.\d+\.\d+$/;
+
+/**
+ * A setting that lists loopback host names (localhost, 127.x.x.x, [::1]) requests may use, over plain http too:
+ * comma-separated, brackets and case dropped. Nothing but loopback names is accepted.
+ */
+export function parseLocalHosts(value: string): string[] {
+  return value
+    .split(',')
+    .map((h) => h.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1'))
+    .filter(Boolean);
+}
+
+/** Whether every name of a parsed local-host list is a loopback name. */
+export function onlyLoopbackNames(hosts: readonly string[]): boolean {
+  return hosts.every((h) => ['localhost', '::1'].includes(h) || LOOPBACK_NAME.test(h));
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { checkDestination, isForbiddenAddress, refusedAddress, RefusedDestination, type HostResolver } from './destination.js';
+import { checkDestination, isForbiddenAddress, refusedAddress, RefusedDestination, type HostResolver } from '../src/net/destination.js';
 
 // Where a webhook may point, under the production policy (no local hosts). Names resolve through this machine's DNS.
-const production = { localHosts: [], appUrl: 'https://frametext.example' };
-const development = { localHosts: ['localhost', '127.0.0.1'], appUrl: 'http://localhost:8080' };
+const production = { purpose: 'webhooks', localHosts: [], appUrl: 'https://frametext.example' };
+const development = { purpose: 'webhooks', localHosts: ['localhost', '127.0.0.1'], appUrl: 'http://localhost:8080' };
 
 describe('webhook destinations', () => {
   it.each([
