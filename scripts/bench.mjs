@@ -14,7 +14,8 @@ const pct = (x) => `${(x * 100).toFixed(1)}%`;
 
 // `npm run bench -- tracking` runs only the tracking benchmark (a few seconds; no OCR, no services); `-- pipeline` only
 // the OCR and pipeline benchmarks against the anchor; `-- scale` only the scale benchmark; `-- sevenseg` only the
-// seven-segment displays; `-- corpus [categories]` only the independent corpus (`--items` lists each file); `-- cpu [charger|telemetry]` (only when asked) where one upload's CPU goes, process by process.
+// seven-segment displays; `-- corpus [categories]` only the independent corpus (`--items` lists each file); `-- cjk` only the
+// Chinese captions (PP-OCR against Tesseract); `-- cpu [charger|telemetry]` (only when asked) where one upload's CPU goes, process by process.
 const only = process.argv[2];
 if (!only || only === 'tracking') {
   log('block tracking of the Numerical view: 360 frames of 100 detections...');
@@ -52,6 +53,12 @@ async function sevenSegmentBench() {
   printSevenSegmentBench(await runSevenSegmentBench());
   const { runSevenSegCorpus, printSevenSegCorpus } = await import('../services/ocr-tesseract/dist/bench/sevenseg-corpus.js');
   printSevenSegCorpus(await runSevenSegCorpus());
+}
+
+if (!only || only === 'cjk') {
+  const { runCjkBench, printCjkBench } = await import('../services/ocr-tesseract/dist/bench/cjk-bench.js');
+  log('Chinese captions: real subtitle clips of bench/corpus and two generated ones, PP-OCR against Tesseract (chi_sim)...');
+  printCjkBench(await runCjkBench());
 }
 
 if (!only || only === 'scale') {

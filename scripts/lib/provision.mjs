@@ -17,6 +17,8 @@ const RUNTIME_PACKAGES = [
   { bin: 'yt-dlp', pkg: ['yt-dlp'] },
   // The demo upload and the test media are drawn with ffmpeg's drawtext in DejaVu fonts.
   { file: '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf', pkg: ['fonts-dejavu-core'] },
+  // Chinese test media and the bench's Chinese captions are drawn in WenQuanYi's fonts (about 21 MB installed).
+  { file: '/usr/share/fonts/truetype/wqy/wqy-microhei.ttc', pkg: ['fonts-wqy-microhei', 'fonts-wqy-zenhei'] },
 ];
 const TEST_PACKAGES = [
   { bin: 'chromium', pkg: ['chromium'] },

@@ -2,6 +2,9 @@ import { spawn } from 'node:child_process';
 
 export const FONT_REGULAR = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
 export const FONT_BOLD = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
+/** Chinese text: WenQuanYi's two Hei faces (Debian's fonts-wqy-microhei and fonts-wqy-zenhei). */
+export const FONT_CJK = '/usr/share/fonts/truetype/wqy/wqy-microhei.ttc';
+export const FONT_CJK_ZENHEI = '/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc';
 
 /** Runs ffmpeg with arguments (never a shell) and rejects with its last error lines. */
 export function ffmpeg(args: string[], timeoutMs = 300_000): Promise<void> {
@@ -34,6 +37,8 @@ export interface DrawText {
   size: number;
   color?: string;
   bold?: boolean;
+  /** A font file of its own (FONT_CJK for Chinese), in place of DejaVu's. */
+  font?: string;
   /** Outline width in pixels (black), 0 for none. */
   border?: number;
   /** Shown only between these seconds. */
@@ -45,7 +50,7 @@ export interface DrawText {
 
 export function drawtext(d: DrawText): string {
   const parts = [
-    `fontfile=${d.bold ? FONT_BOLD : FONT_REGULAR}`,
+    `fontfile=${d.font ?? (d.bold ? FONT_BOLD : FONT_REGULAR)}`,
     `text='${d.expand ? d.text : drawtextEscape(d.text)}'`,
     `x=${d.x}`,
     `y=${d.y}`,

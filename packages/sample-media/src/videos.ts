@@ -184,8 +184,16 @@ export async function makeSlidesVideo(o: VideoOptions & { slides: string[][]; se
   return { path, durationSeconds: seconds, width, height, fps, truth };
 }
 
-/** A busy, moving picture (colour bars, gradients and a moving ball) to put captions and numbers over. */
-function busyBackground(width: number, height: number, fps: number): string[] {
+/**
+ * A busy, moving picture to put captions and numbers over: `testsrc` (ffmpeg's testsrc2: colour bars, gradients, a
+ * moving ball, and a running clock and frame counter drawn as text), or `life`, a colony of cells in colour that grows
+ * and dies (Conway's game of life), with no text of its own.
+ */
+function busyBackground(width: number, height: number, fps: number, picture: 'testsrc' | 'life' = 'testsrc'): string[] {
+  if (picture === 'life') {
+    const cells = `life=s=${Math.round(width / 4)}x${Math.round(height / 4)}:r=${fps}:mold=10:ratio=0.3:random_seed=3:life_color=#5080ff:death_color=#203020:mold_color=#806040`;
+    return ['-f', 'lavfi', '-i', `${cells},scale=${width}:${height}:flags=bilinear`];
+  }
   return ['-f', 'lavfi', '-i', `testsrc2=s=${width}x${height}:r=${fps}`];
 }
 
@@ -193,10 +201,11 @@ function busyBackground(width: number, height: number, fps: number): string[] {
  * White captions, without a box, over a busy moving picture: the hard case for bare Tesseract. A caption's text may
  * hold a line break: each line is centred, and the last line sits at the same place whatever the number of lines:
  * its top at `lastLineTop` of the height (default 600/720, above a player's controls; 0.92 puts the descenders
- * where a player's own subtitles reach, about 2.5% above the bottom).
+ * where a player's own subtitles reach, about 2.5% above the bottom). `font`: a font file for every caption
+ * (FONT_CJK for Chinese), in place of DejaVu Sans Bold. `picture`: what they are over (busyBackground), without clutter.
  */
 export async function makeCaptionsVideo(
-  o: VideoOptions & { captions: { text: string; startS: number; endS: number }[]; outline?: number; size?: number; clutter?: boolean; lastLineTop?: number },
+  o: VideoOptions & { captions: readonly { text: string; startS: number; endS: number }[]; outline?: number; size?: number; clutter?: boolean; lastLineTop?: number; font?: string; picture?: 'testsrc' | 'life' },
 ): Promise<GeneratedVideo> {
   const last = Math.max(...o.captions.map((c) => c.endS));
   const { seconds, width, height, fps } = dims(o, Math.ceil(last));
@@ -208,12 +217,12 @@ export async function makeCaptionsVideo(
   const filters = o.captions.flatMap((c) => {
     const lines = c.text.split('\n');
     return lines.map((line, i) =>
-      drawtext({ text: line, x: '(w-text_w)/2', y: lastTop - (lines.length - 1 - i) * lineStep, size, bold: true, border: o.outline ?? 0, from: c.startS, to: c.endS }),
+      drawtext({ text: line, x: '(w-text_w)/2', y: lastTop - (lines.length - 1 - i) * lineStep, size, bold: true, font: o.font, border: o.outline ?? 0, from: c.startS, to: c.endS }),
     );
   });
   const truth = o.captions.map((c) => ({ startS: c.startS, endS: c.endS, texts: c.text.split('\n') }));
   if (!o.clutter) {
-    await ffmpeg([...busyBackground(width, height, fps), '-vf', filters.join(','), ...h264Args(path, seconds)]);
+    await ffmpeg([...busyBackground(width, height, fps, o.picture), '-vf', filters.join(','), ...h264Args(path, seconds)]);
     return { path, durationSeconds: seconds, width, height, fps, truth };
   }
   // Clutter: white specks that live and die (Conway's game of life, in 5 px cells) in a band around the captions,
@@ -262,6 +271,25 @@ export const LOW_CAPTIONS: readonly { text: string; startS: number; endS: number
   { text: 'Sorry, my apologies', startS: 14.5, endS: 16.5 },
   { text: 'Spying eyes everywhere, giggling joyfully', startS: 17, endS: 20 },
   { text: 'Goodbye, everyone', startS: 20, endS: 22 },
+];
+
+/**
+ * Simplified Chinese captions, written for FrameText's tests and bench (makeCaptionsVideo with FONT_CJK, size 40,
+ * outline 2): two people on a walk home at night, in one and two lines of common characters, some with Chinese
+ * punctuation, one with a digit, one with Latin letters, as films' subtitles have them. Times in seconds.
+ */
+export const CHINESE_CAPTIONS: readonly { text: string; startS: number; endS: number }[] = [
+  { text: '今天晚上我们走路回家', startS: 0.5, endS: 3 },
+  { text: '路上的灯都已经亮了', startS: 3, endS: 5.5 },
+  { text: '你还记得那家小书店吗？', startS: 6.2, endS: 8.5 },
+  { text: '记得，老板每天都在看报纸\n门口还有一只黑猫', startS: 8.5, endS: 12 },
+  { text: '它现在应该有十二岁了', startS: 12.8, endS: 15 },
+  { text: '等一下', startS: 15, endS: 16.5 },
+  { text: '前面的桥正在修', startS: 17.2, endS: 19.5 },
+  { text: '我们从河边的小路过去吧\n那里比较安静', startS: 19.5, endS: 23.5 },
+  { text: '明天早上8点在车站见', startS: 24.2, endS: 26.5 },
+  { text: '别忘了带上你的相机和GPS', startS: 26.5, endS: 29 },
+  { text: '好的，晚安', startS: 29.8, endS: 32 },
 ];
 
 /** The values a launch telemetry overlay shows in second `s`. */

@@ -1,9 +1,12 @@
+import { access, constants } from 'node:fs/promises';
 import sharp from 'sharp';
 import { cancellationLookout, cancelledUploadsMigration, type Logger, type ServiceDefinition } from '@frametext/service-kit';
 import { tesseractEnv, type Config } from './config.js';
 import type { RecognizeOptions } from './domain/recognize.js';
 import { UploadReader } from './domain/upload-reader.js';
 import { tesseractLanguage } from './domain/language.js';
+import { modelFiles } from './domain/ppocr/models.js';
+import { PpOcrReader } from './domain/ppocr/reader.js';
 import { tesseractModels, tesseractVersion, type TesseractOptions } from './domain/tesseract.js';
 import { TesseractPool } from './domain/tesseract-pool.js';
 import { ocrConsumers } from './messaging/consumers.js';
@@ -21,9 +24,13 @@ export function tesseractPool(config: Config, tesseract = tesseractOptions(confi
   return new TesseractPool(tesseract, { lanes: config.OCR_CONCURRENCY });
 }
 
-/** The Basic engine reading uploads' frames with `pool`, as the worker's settings say. */
+/**
+ * The Basic engine reading uploads' frames with `pool`, as the worker's settings say: Tesseract, and PP-OCR for Chinese
+ * captions, in the pool's lanes too.
+ */
 export function uploadReader(config: Config, pool: TesseractPool): UploadReader {
-  return new UploadReader(recognizeOptions(config), (image, lang, budget, beforeRead) => pool.read(image, lang, budget, beforeRead));
+  const ppocr = new PpOcrReader({ maxPixels: config.OCR_MAX_PIXELS }, (job, beforeRead) => pool.runInLane(job, beforeRead));
+  return new UploadReader(recognizeOptions(config), (image, lang, budget, beforeRead) => pool.read(image, lang, budget, beforeRead), ppocr);
 }
 
 /** How frames are read, from the worker's settings. */
@@ -101,6 +108,10 @@ export function ocrTesseractService(config: Config, opts: OcrServiceOptions = {}
     readiness: () => ({
       tesseract: async () => {
         await tesseractVersion(tesseract.binary, tesseract.env);
+      },
+      // PP-OCR's model files, for Chinese captions (loaded on the first such frame).
+      ppocr: async () => {
+        await Promise.all(Object.values(modelFiles()).map((file) => access(file, constants.R_OK)));
       },
     }),
   };

@@ -2,6 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LANGUAGES } from '@frametext/contracts/languages';
 import { DEFAULT_MEDIA_CONTENT, type MediaContent } from '@frametext/contracts/rules';
 import { anchorExtract, anchorRead } from '@frametext/sample-media';
 import { tesseractEnv, type Config } from '../config.js';
@@ -56,6 +57,11 @@ export async function loadCorpus(dir = CORPUS_DIR): Promise<CorpusItem[]> {
     }
   }
   return items;
+}
+
+/** The language list's code of a Tesseract model (`chi_sim` is `zh-CN`), as an upload names its language. */
+export function languageCode(model: string): string | null {
+  return LANGUAGES.find((l) => l.tesseract === model)?.code ?? null;
 }
 
 /** Text with every run of spaces one space, so a string matches across Tesseract's spacing and line breaks alike. */
@@ -132,7 +138,7 @@ export async function runCorpusBench(o: CorpusBenchOptions): Promise<CorpusFigur
       const texts = await Promise.all(
         files.map((f) =>
           reader
-            .read(readFile(f).then((image) => o.storedFrame(image, item.kind)), { uploadId: `corpus-${n}`, mediaContent: item.mode, originalLanguage: item.language, model: item.language, fromVideo: item.kind === 'video' })
+            .read(readFile(f).then((image) => o.storedFrame(image, item.kind)), { uploadId: `corpus-${n}`, mediaContent: item.mode, originalLanguage: languageCode(item.language), model: item.language, fromVideo: item.kind === 'video' })
             .then(frameText),
         ),
       );

@@ -12,14 +12,27 @@ export interface TesseractPoolOptions {
 /** A process is replaced after this many images, so whatever it holds on to is let go now and then. */
 const IMAGES_PER_PROCESS = 1_000;
 
-interface Pending {
+interface Waiting {
+  beforeRead?: () => Promise<void>;
+  reject(err: unknown): void;
+}
+
+/** An image for Tesseract. */
+interface PendingRead extends Waiting {
+  kind: 'read';
   image: Buffer;
   lang: string;
   budget?: CpuBudget;
-  beforeRead?: () => Promise<void>;
   resolve(tsv: string): void;
-  reject(err: unknown): void;
 }
+
+/** Work of the worker's own that takes a lane in turn (runInLane): it settles its own promise. */
+interface PendingJob extends Waiting {
+  kind: 'job';
+  run(): Promise<void>;
+}
+
+type Pending = PendingRead | PendingJob;
 
 interface Lane {
   process?: TesseractProcess;
@@ -53,7 +66,19 @@ export class TesseractPool {
    */
   read(image: Buffer, lang: string = this.tesseract.lang, budget?: CpuBudget, beforeRead?: () => Promise<void>): Promise<string> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ image, lang, budget, beforeRead, resolve, reject });
+      this.pending.push({ kind: 'read', image, lang, budget, beforeRead, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /**
+   * Runs `job` (the worker's own reading: PP-OCR's, src/domain/ppocr/reader.ts) in a lane, in turn with the images
+   * waiting, so that it and the Tesseract processes together keep to one read per core. `beforeRead` runs when its
+   * turn comes; a throw fails it unrun.
+   */
+  runInLane<T>(job: () => Promise<T>, beforeRead?: () => Promise<void>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ kind: 'job', beforeRead, reject, run: async () => resolve(await job()) });
       this.schedule();
     });
   }
@@ -66,7 +91,8 @@ export class TesseractPool {
   private schedule(): void {
     for (let next = this.pending[0]; next; next = this.pending[0]) {
       const free = this.lanes.filter((l) => !l.busy);
-      const lane = free.find((l) => l.process?.alive && l.process.lang === next!.lang) ?? free[0];
+      const lang = next.kind === 'read' ? next.lang : undefined;
+      const lane = free.find((l) => l.process?.alive && l.process.lang === lang) ?? free[0];
       if (!lane) return;
       this.pending.shift();
       lane.busy = true;
@@ -77,8 +103,13 @@ export class TesseractPool {
     }
   }
 
-  private async run(lane: Lane, { image, lang, budget, beforeRead, resolve, reject }: Pending): Promise<void> {
+  private async run(lane: Lane, pending: Pending): Promise<void> {
     try {
+      if (pending.kind === 'job') {
+        await pending.beforeRead?.();
+        return await pending.run();
+      }
+      const { image, lang, budget, beforeRead, resolve } = pending;
       // A frame whose budget its other reads spent while this image waited is not read further.
       if (budget?.exhausted) throw new TesseractError('budget', `the frame used its ${budget.limitMs} ms of Tesseract CPU time`);
       await beforeRead?.();
@@ -86,7 +117,7 @@ export class TesseractPool {
       this.counts.images++;
       resolve(await process.read(image, budget));
     } catch (err) {
-      reject(err);
+      pending.reject(err);
     }
   }
 

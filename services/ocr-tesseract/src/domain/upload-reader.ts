@@ -1,6 +1,8 @@
 import type { MediaContent } from '@frametext/contracts';
 import { CpuBudget } from './cpu-budget.js';
 import { FrameMemories } from './frame-memory.js';
+import { readsWithPpOcr } from './ppocr/languages.js';
+import type { PpOcrReader } from './ppocr/reader.js';
 import { recognizeFrame, wantsSegmentReader, type Candidate, type FrameText, type RecognizeOptions } from './recognize.js';
 import { StepGate, type GateTicket } from './step-gate.js';
 
@@ -35,20 +37,28 @@ export class UploadReader {
   constructor(
     private readonly options: RecognizeOptions,
     private readonly run: ModelRunner,
+    /** Reads the captions of uploads in the languages PP-OCR is for (ppocr/languages.ts); without it, Tesseract reads all. */
+    private readonly ppocr?: PpOcrReader,
   ) {}
+
+  /** A frame's CPU budget, which all of its reads spend from; a read that finds it spent fails (kind `budget`). */
+  private budget(): CpuBudget | undefined {
+    return this.options.frameCpuBudgetMs ? new CpuBudget(this.options.frameCpuBudgetMs) : undefined;
+  }
 
   /**
    * Call it as the frame arrives, with the image still being read: the upload's memory is claimed before anything
    * waits, so its first frame to arrive is the one that reads first.
    */
   async read(image: Promise<Buffer>, frame: FrameOfUpload): Promise<FrameText> {
+    // Chinese captions: PP-OCR reads them whole on every frame (no memory, no passes to judge).
+    if (this.ppocr && readsWithPpOcr(frame.originalLanguage, frame.mediaContent)) return this.ppocr.read(await image, this.budget(), frame.beforeRead);
     const memory = this.memories.of(`${frame.uploadId}:${frame.originalLanguage ?? ''}`);
     let segments: GateTicket | undefined;
     let mask: GateTicket | undefined;
     let bare: GateTicket | undefined;
     let text: FrameText | undefined;
-    // Every Tesseract read of this frame spends from one budget; a read that finds it spent fails (kind `budget`).
-    const budget = this.options.frameCpuBudgetMs ? new CpuBudget(this.options.frameCpuBudgetMs) : undefined;
+    const budget = this.budget();
     try {
       const lang = await frame.model;
       if (wantsSegmentReader(frame.mediaContent)) segments = await this.segmentGate.enter(frame.uploadId);
