@@ -282,6 +282,8 @@ export const linkUploadRequestSchema = z.object({
   }
 }).transform((req) => ({ ...req, slideDetection: detectsSlides(req) }));
 export type LinkUploadRequest = z.output<typeof linkUploadRequestSchema>;
+/** A video by link as a client writes it (the SPA sends `kind: link`). */
+export type LinkUploadRequestInput = z.input<typeof linkUploadRequestSchema>;
 
 /** Whether a getUploadURL body asks for a video by link: `kind: link`, or isVideo with a youtubeLink and no file type. */
 export function isLinkUploadRequest(body: unknown): boolean {

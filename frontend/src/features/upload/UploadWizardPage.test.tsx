@@ -302,20 +302,44 @@ describe('upload wizard, step 1', () => {
     expect(screen.getByLabelText('Frame interval')).toBeEnabled();
   });
 
-  it('says a watch, embed or short link will be importable soon, and ignores other links', async () => {
-    serve();
+  it('takes a watch, embed or short link, ignores other links, and uploads by link: the fetch, then the reading', async () => {
+    // Downloading until the test has seen the fetch's progress, processed from then on.
+    let fetched = false;
+    const release = () => (fetched = true);
+    const calls = serve({
+      'POST /api/getUploadURL': () => json({ urls: [], uploadID: 'up-7', framesRequested: 360, maxFrames: 360, creditCost: 36 }),
+      'GET /api/checkUploadStatus/up-7': () =>
+        json({
+          data: fetched
+            ? { uploadID: 'up-7', status: 'processed', framesDone: 6, framesTotal: 6, failureReason: null }
+            : { uploadID: 'up-7', status: 'downloading', framesDone: 0, framesTotal: null, failureReason: null, download: { percent: 40, bytes: 400_000 } },
+        }),
+    });
     renderWizard();
     await ready();
     const user = userEvent.setup();
     const link = screen.getByLabelText('Video link');
     await user.type(link, 'https://vimeo.com/123456789');
-    expect(screen.queryByText(/coming soon/)).toBeNull();
-    for (const good of ['https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'https://www.youtube.com/embed/dQw4w9WgXcQ', 'https://youtu.be/dQw4w9WgXcQ']) {
+    expect(screen.queryByText(/fetched from this link/)).toBeNull();
+    expect(screen.getByRole('button', { name: 'Upload' })).toBeDisabled();
+    for (const good of ['https://www.youtube.com/embed/dQw4w9WgXcQ', 'https://youtu.be/dQw4w9WgXcQ', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ']) {
       await user.clear(link);
       await user.type(link, good);
-      expect(screen.getByText(/Importing from a video link is coming soon/)).toBeInTheDocument();
+      expect(screen.getByText(/The video is fetched from this link when you upload/)).toBeInTheDocument();
     }
-    expect(screen.getByRole('button', { name: 'Upload' })).toBeDisabled();
+    await user.type(screen.getByLabelText('Upload name'), 'Talk');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Upload' })).toBeEnabled());
+    await user.click(screen.getByRole('button', { name: 'Upload' }));
+
+    const fetching = await screen.findByRole('progressbar', { name: 'Download progress' });
+    await waitFor(() => expect(fetching).toHaveAttribute('aria-valuenow', '40'));
+    expect(screen.getByText('40% fetched')).toBeInTheDocument();
+    expect(currentStep()).toBe('Process');
+    release();
+    expect(await screen.findByRole('link', { name: 'View results' })).toHaveAttribute('href', '/view-upload/up-7');
+
+    expect(calls.find((c) => c.path === '/api/getUploadURL')?.body).toMatchObject({ kind: 'link', isVideo: true, youtubeLink: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', uploadName: 'Talk', ocrType: 'server' });
+    expect(calls.filter((c) => c.path === '/api/uploadComplete')).toHaveLength(0);
   });
 
   it('says so when the browser cannot read the video length, and does not upload', async () => {

@@ -4,6 +4,7 @@ import { errorMessage } from '../../../lib/api';
 import { useCheckUploadStatusQuery, type UploadStatus } from '../api';
 import type { StartedUpload } from '../hooks/useUploadTransfer';
 import { ProgressBar } from '../../../components/ProgressBar';
+import { formatBytes } from '../rules';
 
 interface ProcessingStepProps {
   upload: StartedUpload;
@@ -72,6 +73,29 @@ export function ProcessingStep({ upload, pollMs, onProcessed, onStartOver }: Pro
     );
   }
 
+  if (status === 'downloading' || (upload.byLink && !data)) {
+    const percent = data?.download?.percent ?? null;
+    const bytes = data?.download?.bytes ?? 0;
+    return (
+      <section className="stack" aria-labelledby="processing-heading">
+        <h2 id="processing-heading">Fetching the video</h2>
+        <ProgressBar
+          label="Download progress"
+          value={percent ?? 0}
+          max={100}
+          indeterminate={percent === null}
+          detail={percent !== null ? `${percent}% fetched` : bytes > 0 ? `${formatBytes(bytes)} fetched` : 'Starting the download…'}
+        />
+        <p className="muted small">Once the video is in, its frames are read as for an uploaded file. You can leave this page.</p>
+        <div className="cluster">
+          <button type="button" className="btn btn--secondary" onClick={onStartOver}>
+            Start Over
+          </button>
+        </div>
+      </section>
+    );
+  }
+
   const total = data?.framesTotal ?? null;
   const done = data?.framesDone ?? 0;
   const problem = pollProblem(error);
@@ -98,7 +122,7 @@ export function ProcessingStep({ upload, pollMs, onProcessed, onStartOver }: Pro
           {problem}
         </p>
       )}
-      {maxFrames !== undefined && framesRequested !== undefined && maxFrames < framesRequested && (
+      {!upload.byLink && maxFrames !== undefined && framesRequested !== undefined && maxFrames < framesRequested && (
         <p className="alert alert--info">
           Your credits cover {maxFrames} of the {framesRequested} frames: only the first {maxFrames} frames will be processed.
         </p>

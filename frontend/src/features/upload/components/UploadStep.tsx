@@ -57,6 +57,7 @@ export function UploadStep({ onStarted }: { onStarted: (upload: StartedUpload) =
   const videoFrameCount = (duration: number) => (detectingSlides ? slideDetectionFrames(duration) : videoFrames(duration, options.interval));
   const frames = selection?.kind === 'photos' ? files.length : selection?.kind === 'video' && media.duration !== null ? videoFrameCount(media.duration) : null;
   const cost = frames !== null && engine ? quote({ frames, engine, credits }) : null;
+  const byLink = linkId !== null && selection === null;
 
   useEffect(() => {
     if (!transfer.running) return;
@@ -88,6 +89,7 @@ export function UploadStep({ onStarted }: { onStarted: (upload: StartedUpload) =
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
+    if (!transfer.running && byLink && engine) return submitLink(engine);
     if (transfer.running || !selection || !engine || !cost || !firstFile) return;
     const blocker = uploadBlocker({ uploadName, credits });
     if (blocker) {
@@ -119,15 +121,43 @@ export function UploadStep({ onStarted }: { onStarted: (upload: StartedUpload) =
     void transfer.start(request, files, selection.mimeType);
   };
 
+  /** A video by link: the server fetches it, measures it and charges the frames read (the hold is for the most it can have). */
+  const submitLink = (chosen: ServerEngine) => {
+    const blocker = uploadBlocker({ uploadName, credits });
+    if (blocker) {
+      dispatch(toastShown(blocker, 'error'));
+      return;
+    }
+    const captions = options.mediaContent === 'captions';
+    void transfer.start(
+      {
+        kind: 'link',
+        isVideo: true,
+        youtubeLink: videoLink.trim(),
+        uploadName: uploadName.trim(),
+        ocrType: chosen,
+        mediaContent: options.mediaContent,
+        originalLanguage: options.originalLanguage,
+        targetLanguage: captions ? options.targetLanguage : null,
+        slideDetection: options.mediaContent === 'presentation' ? options.slideDetection : false,
+        targetFrameRate: 1 / options.interval,
+      },
+      [],
+      'video/mp4',
+    );
+  };
+
   const onCancel = () => {
     if (window.confirm('Stop this upload? The files sent so far will be discarded.')) transfer.cancel();
   };
 
   const busy = transfer.running;
-  const canUpload = !busy && selection !== null && engine !== null && cost !== null && !cost.tooManyFrames;
+  const canUpload = !busy && engine !== null && (byLink || (selection !== null && cost !== null && !cost.tooManyFrames));
   // A chosen file is ready only once the browser could read it: a problem (not a video, say) is not "Ready to upload".
   const fileStatus = busy ? 'Uploading' : !selection ? 'Select files to upload' : media.problem ? 'Cannot upload this file' : 'Ready to upload';
-  const pending = media.problem ?? (media.reading ? (selection?.kind === 'video' ? 'Reading the video’s length…' : 'Reading the photos’ capture times…') : 'Choose a video or photos to see the frame count and the credits it costs.');
+  const pending = byLink
+    ? 'The video is fetched from its link and measured on our servers: you pay for the frames read, at most 360.'
+    : media.problem ?? (media.reading ? (selection?.kind === 'video' ? 'Reading the video’s length…' : 'Reading the photos’ capture times…') : 'Choose a video or photos to see the frame count and the credits it costs.');
   const note =
     selection?.kind === 'photos' && media.timestamps
       ? `${files.length} photos taken over ${formatDuration(photoSpanSeconds(media.timestamps))}.`
@@ -213,9 +243,9 @@ export function UploadStep({ onStarted }: { onStarted: (upload: StartedUpload) =
             <label htmlFor={`${ids}-link`}>Video link</label>
             <input id={`${ids}-link`} className="input" type="url" inputMode="url" value={videoLink} disabled={busy} onChange={(e) => setVideoLink(e.target.value)} placeholder="https://www.youtube.com/watch?v=…" />
           </div>
-          {linkId && (
+          {linkId && selection === null && (
             <p className="alert alert--info" role="status">
-              Importing from a video link is coming soon. For now, download the video and choose its file above.
+              The video is fetched from this link when you upload. Public or unlisted videos only, one at a time.
             </p>
           )}
         </fieldset>

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { GetUploadUrlRequest, GetUploadUrlResponse, ServerEngine } from '@frametext/contracts';
+import type { LinkUploadRequestBody } from '../api';
 import { useAppDispatch } from '../../../lib/store';
 import { toastShown } from '../../../lib/ui';
 import { api, errorCode, errorMessage } from '../../../lib/api';
@@ -20,6 +21,8 @@ export interface StartedUpload {
   /** How it is read: the engine, and whether frames are cut from a video (the advice after a reading with no text). */
   engine: ServerEngine;
   isVideo: boolean;
+  /** A video by link, which the server fetches first (its quote is for the most frames it can have). */
+  byLink?: boolean;
 }
 
 const isAbort = (e: unknown) => e instanceof DOMException && e.name === 'AbortError';
@@ -40,7 +43,7 @@ export function useUploadTransfer(onStarted: (upload: StartedUpload) => void) {
   useEffect(() => () => abortRef.current?.abort(), []);
 
   const start = useCallback(
-    async (request: GetUploadUrlRequest, files: readonly File[], contentType: string) => {
+    async (request: GetUploadUrlRequest | LinkUploadRequestBody, files: readonly File[], contentType: string) => {
       const controller = new AbortController();
       abortRef.current = controller;
       const traceId = newTraceId();
@@ -62,6 +65,13 @@ export function useUploadTransfer(onStarted: (upload: StartedUpload) => void) {
         return fail(errorMessage(e, 'The upload could not be started. Please try again.'));
       }
       if (controller.signal.aborted) return setPhase('idle');
+      if (request.kind === 'link') {
+        // A video by link: the server fetches it; nothing to send or confirm. Step 2 shows the fetch, then the reading.
+        abortRef.current = null;
+        setPhase('idle');
+        dispatch(api.util.invalidateTags(['Profile']));
+        return onStarted({ uploadID: answer.uploadID, quote: { framesRequested: answer.framesRequested, maxFrames: answer.maxFrames, creditCost: answer.creditCost }, engine: request.ocrType ?? 'cloud', isVideo: true, byLink: true });
+      }
       if (answer.urls.length !== files.length) {
         return fail(`The server gave ${answer.urls.length} upload addresses for ${files.length} files. Please start the upload again.`);
       }
