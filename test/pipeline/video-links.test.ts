@@ -137,9 +137,12 @@ describe('videos by link', () => {
     const uploadId = uploadIdOf(res.body.name);
 
     // Half the file is in: the upload says it is downloading, with the bytes so far.
-    const fetching = await statusUntil(owner.apiToken, uploadId, (d) => d.status === 'downloading' && d.download?.bytes > 0);
-    expect(fetching.at(-1)).toMatchObject({ status: 'downloading', framesTotal: null, download: { bytes: expect.any(Number) } });
-    releaseSlow();
+    try {
+      const fetching = await statusUntil(owner.apiToken, uploadId, (d) => d.status === 'downloading' && d.download?.bytes > 0);
+      expect(fetching.at(-1)).toMatchObject({ status: 'downloading', framesTotal: null, download: { bytes: expect.any(Number) } });
+    } finally {
+      releaseSlow();
+    }
     const seen = await statusUntil(owner.apiToken, uploadId, finished);
     const byLinkMs = Math.round(performance.now() - started);
     const last = seen.at(-1);

@@ -11,7 +11,8 @@ import type { UploadContext } from './context.js';
  */
 export async function settledUpload(ctx: Pick<UploadContext, 'db'>, userId: string, uploadId: string): Promise<SettledUpload> {
   const upload = await findUpload(ctx.db, userId, uploadId);
-  if (upload?.status === 'downloading' && !upload.deletedAt) {
+  // A video by link is `uploading` for a moment once fetched, while it is checked and completed: still its fetch.
+  if ((upload?.status === 'downloading' || (upload?.status === 'uploading' && upload.sourceLink)) && !upload.deletedAt) {
     return {
       uploadID: upload.id,
       status: 'downloading',
