@@ -1,4 +1,4 @@
-// The OpenAPI description of the public API (issue 17): generated from the zod contracts, covering exactly the
+// The OpenAPI description of the public API: generated from the zod contracts, covering exactly the
 // gateway's route table, valid OpenAPI 3.1, and saying what the server really accepts. Real answers are checked
 // against it at the end of pipeline.test.ts.
 import { Validator } from '@seriousme/openapi-schema-validator';

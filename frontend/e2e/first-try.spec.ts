@@ -7,7 +7,7 @@ import { filmWithPhone, makeChargerVideo, makeInstrumentVideo, makePhotoSeries }
 import { shot, signUp, uploadThroughWizard, waitForDemo } from './helpers';
 
 /*
- * What a new user met on a first try (issue 16), each at a laptop's 1366x768 and a phone's 390 px: the Numerical
+ * What a new user met on a first try, each at a laptop's 1366x768 and a phone's 390 px: the Numerical
  * view's Selected Blocks table and chart, the theme script under the page's security policy, the queue, the Scroll
  * mode, sub-second frame times, and a deleted upload's address.
  */

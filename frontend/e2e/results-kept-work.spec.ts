@@ -3,7 +3,7 @@ import { expect, test, type Browser, type Locator, type Page } from '@playwright
 import { logIn, putLocalRecord, shot, signUp, waitForDemo } from './helpers';
 
 /*
- * Work is kept (issue 16): what a person did in the results views is there again after a reload, in another
+ * Work is kept: what a person did in the results views is there again after a reload, in another
  * browser when they are signed in, and in the same browser for the demo when signed out.
  */
 

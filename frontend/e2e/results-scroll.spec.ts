@@ -20,7 +20,7 @@ const status = (page: Page) => page.getByTestId('kept-work-status');
 
 test('a user boxes one item of a scrolling list, detects every item once, corrects the list and exports it', async ({ page }) => {
   test.setTimeout(420_000);
-  // 32 items, as in the list issue 30 was reported with: each whole on about four of the frames taken.
+  // 32 items, as in a real scrolled list: each whole on about four of the frames taken.
   const seconds = 30;
   const video = await makeScrollListVideo({ dir, seconds, width: 1280, height: 720, items: 32 });
   // Frames are taken every second from 0 s: the items whose two lines are whole on at least one of them.

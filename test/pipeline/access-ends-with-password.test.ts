@@ -1,4 +1,4 @@
-// Access ends with the password (issue 29, finding 3), through the real gateway, identity and services, with a
+// Access ends with the password, through the real gateway, identity and services, with a
 // second gateway in its own process: a password reset, a password change and a Google link end every session and
 // every personal API token, on every replica within the stated bound; minting a token needs the password (or, for
 // an account without one, a fresh sign-in), not just an access token; and the token list tells each token's last use.

@@ -1,4 +1,4 @@
-// Personal API tokens through the real gateway, identity and services (issue 17): a script with a token uploads a
+// Personal API tokens through the real gateway, identity and services: a script with a token uploads a
 // video and reads its results as its owner does in the browser, within the token's scope, and a revoked token stops
 // working within the gateway's stated bound.
 import { readFile } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// Issue 29, finding 1: a photo made to hold an OCR worker (7000 x 7000 pixels tiled with small digits, well under the
+// A photo made to hold an OCR worker (7000 x 7000 pixels tiled with small digits, well under the
 // 50 M pixel limit) was read for two Tesseract runs of 60 s and a retry wait, then failed as "took too long" and
 // cost nothing. Now it is read scaled to the reading size, its reads stop once they used the frame's CPU budget, and
 // the frame, read to its limit, is charged.

@@ -1,4 +1,4 @@
-// Chinese captions through the whole pipeline (issue 33): a script with an API token uploads a video of Chinese
+// Chinese captions through the whole pipeline: a script with an API token uploads a video of Chinese
 // captions (sample-media's CHINESE_CAPTIONS, drawn in WenQuanYi Micro Hei over a moving colony of cells) with its original
 // language zh-CN; the Basic engine reads them with PP-OCR, and the API's SRT export holds one cue per caption, on time,
 // in UTF-8.

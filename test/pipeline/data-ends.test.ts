@@ -1,4 +1,4 @@
-// Issue 29, "Data ends when it should": once an upload, or the account that owns it, is deleted, none of its text is
+// Once an upload, or the account that owns it, is deleted, none of its text is
 // left in any table of any service. The test reads what each upload leaves behind (its file name, its name, the
 // words read from its frames, what its owner typed in a results view), deletes it, waits for the deletion to be
 // done, then searches every text, JSON, array and byte column of every table of every service's schema.

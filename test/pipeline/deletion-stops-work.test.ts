@@ -1,4 +1,4 @@
-// Issue 29, finding 2: deleting an upload stops its work and charges what was read. Through the gateway, on the
+// Deleting an upload stops its work and charges what was read. Through the gateway, on the
 // whole pipeline: a long video deleted while it is read, and an upload deleted before it was ever completed.
 import { readFile } from 'node:fs/promises';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// GET /api/uploads/:id/export through the real gateway and services (issue 17): a script with a read token gets the
+// GET /api/uploads/:id/export through the real gateway and services: a script with a read token gets the
 // file a results view's export button saves (CSV, JSON, SRT...), byte for byte what the app's builders give on the
 // same results and the same kept work, and a clear 4xx when it asks for what cannot be given.
 import { readFile } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// Limits per person through the real gateway, identity and services (issue 29): one request budget for everything a
+// Limits per person through the real gateway, identity and services: one request budget for everything a
 // person signs, whatever the token: their API tokens share it, their browser session spends it too, and nobody else's
 // budget moves.
 import { expect, it } from 'vitest';

@@ -148,7 +148,7 @@ describe('a video through the whole pipeline', () => {
   });
 });
 
-describe('a deck whose slides build up bullet by bullet (issue 15)', () => {
+describe('a deck whose slides build up bullet by bullet', () => {
   it('is quoted as a ceiling and charged per frame kept, and gives one slide per slide, its fullest build, with clean bullets', async () => {
     const { token } = await stack.signUp();
     const before = await credits(token);
@@ -512,7 +512,7 @@ describe('credits always come back', () => {
 });
 
 // Runs last: every answer the tests above received, errors included, checked against the description the gateway
-// serves (issue 17: a program can read the whole API from /api/openapi.json).
+// serves (a program can read the whole API from /api/openapi.json).
 describe('the API description', () => {
   it('describes every answer the pipeline received, and every request body it accepted', async () => {
     const res = await fetch(`${stack.base}/api/openapi.json`);

@@ -1,6 +1,6 @@
 // The numbers of POST /api/getUploadURL and POST /api/logLocalUpload, through the gateway as a client sends them. A
 // value out of range or of the wrong type is answered 400 with the field and what to send, never a 500, and nothing
-// is reserved or charged for it (issue 29: a negative duration reached a frame count that threw).
+// is reserved or charged for it (a negative duration reached a frame count that threw).
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useStack } from '../support/use-stack.js';

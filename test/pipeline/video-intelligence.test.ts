@@ -1,4 +1,4 @@
-// Google Video Intelligence's text detection served by FrameText (issue 33), driven by Google's own Node client
+// Google Video Intelligence's text detection served by FrameText, driven by Google's own Node client
 // (@google-cloud/video-intelligence, its REST transport) against the running stack, with a FrameText API token: a
 // generated video's texts and times come back as they are on screen. The raw answers are held to the JSON mapping
 // of the package's own protos, and every refusal is a 4xx in Google's error shape.

@@ -1,4 +1,4 @@
-// Videos by link (issue 33): a generated video served by a local web server is given as an https-style address
+// Videos by link: a generated video served by a local web server is given as an https-style address
 // (inputUri of POST /v1/videos:annotate, with a personal API token through the gateway), fetched by the upload
 // service with the real yt-dlp through its vetting proxy, and read like an upload of the same file: the same text,
 // the same charge. Links that cannot be fetched (missing, not a video, over a cap, a private address) end the upload

@@ -1,4 +1,4 @@
-// Issue 29, finding 5: the webhook address check let IPv6 forms that carry a private or loopback IPv4 address through
+// The webhook address check let IPv6 forms that carry a private or loopback IPv4 address through
 // (IPv4-compatible, translated, 6to4, Teredo). Through the gateway, as a person registers a webhook, each is refused
 // with a reason that names the IPv4 address it carries; a form that carries a public address is not.
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 import { openDB, type IDBPDatabase } from 'idb';
 
 /*
- * A person's work in the results views, kept in this browser (issue 16) for what the server does not keep: local
+ * A person's work in the results views, kept in this browser for what the server does not keep: local
  * uploads, and the demo while signed out. Its own database, so the spec's resultsDB keeps its one store. One record
  * per (scope, upload, view), with a revision counted like the server's, so two tabs do not undo each other.
  */

@@ -477,7 +477,7 @@ export const API_OPERATIONS: Record<string, ApiOperation> = {
     summary: 'This description of the API (OpenAPI 3.1).',
     responses: { 200: { description: 'The OpenAPI document.', json: named('OpenApiDocument', z.looseObject({ openapi: z.string(), paths: z.record(z.string(), z.unknown()) })) } },
   },
-  // ---------------------------------------------------------------- Google Video Intelligence compatible (/v1, issue 33)
+  // ---------------------------------------------------------------- Google Video Intelligence compatible (/v1)
   'POST /v1/videos:annotate': {
     tag: 'videoIntelligence',
     summary: 'Google Video Intelligence\'s text detection: starts reading a video, answers a long-running operation.',

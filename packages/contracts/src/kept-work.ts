@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /*
- * A person's work in a results view, kept per upload and view (issue 16): GET and PUT /api/uploads/:id/work/:view.
+ * A person's work in a results view, kept per upload and view: GET and PUT /api/uploads/:id/work/:view.
  * The document is the view's own state (series and their cleaning, boxes and filters, the scroll template, the
  * ticked frames), each view's shape below; the same schemas check it in the SPA (on restore, local and server
  * alike) and in the results service (on save). Each document carries a version, so a later shape can read an older

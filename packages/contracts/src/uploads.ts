@@ -253,7 +253,7 @@ export const getUploadUrlRequestSchema = z
 // ---------------------------------------------------------------- POST /getUploadURL, a video by link
 
 /**
- * A video by link (issue 33): the server fetches it from `youtubeLink`, a watch, embed or short link with an
+ * A video by link: the server fetches it from `youtubeLink`, a watch, embed or short link with an
  * 11-character id (the spec's forms), and the upload then goes on as an uploaded video. No file, so no mimeType,
  * duration or size: the server measures the fetched file. `kind: link`, or the spec's request (isVideo true) with a
  * youtubeLink and no mimeType. A link in another form is refused with a 400 that says which forms are taken (beside

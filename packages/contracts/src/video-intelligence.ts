@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /*
- * The Google Video Intelligence–compatible text detection (issue 33): `POST /v1/videos:annotate` with TEXT_DETECTION
+ * The Google Video Intelligence–compatible text detection: `POST /v1/videos:annotate` with TEXT_DETECTION
  * and `GET /v1/{operation name}`, in Google's JSON mapping of google.cloud.videointelligence.v1 (the .proto that ships
  * in @google-cloud/video-intelligence). The request as Google's REST clients send it, the long-running operation
  * and Google's error body. docs/video-intelligence.md says what maps one to one and what differs.

@@ -418,7 +418,7 @@ export interface BuildUpSlide {
 /** The bullet glyphs the build-up deck draws, one per slide in turn. */
 export const BULLET_GLYPHS = ['\u2022', '\u2013', '\u25aa'] as const;
 
-/** Six slides of two to three bullets each: 17 builds, as in the presentation that issue 15 was reported from. */
+/** Six slides of two to three bullets each: 17 builds, as in a real presentation's builds. */
 export const BUILD_UP_DECK: readonly BuildUpSlide[] = [
   { title: 'Quarterly review', bullets: ['Revenue grew in every region', 'Costs stayed flat', 'Hiring is on plan'] },
   { title: 'Customer stories', bullets: ['Three teams shipped faster', 'Support tickets fell by half', 'Renewals reached a record'] },

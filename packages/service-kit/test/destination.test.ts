@@ -30,7 +30,7 @@ describe('webhook destinations', () => {
     expect(isForbiddenAddress(address)).toBe(true);
   });
 
-  // Every IPv6 form that carries an IPv4 address is judged by it (issue 29), whichever way it is written.
+  // Every IPv6 form that carries an IPv4 address is judged by it, whichever way it is written.
   it.each([
     ['IPv4-compatible', '::127.0.0.1', '127.0.0.1'],
     ['IPv4-compatible', '::7f00:1', '127.0.0.1'],

@@ -6,7 +6,7 @@ import { findNewSeries, inScreenOrder, lockedFoundBlock, seriesOf, type Selected
 import { seededRandom } from './seeded-random.js';
 
 /*
- * The Numerical view's kept work (issue 16): the tracking settings and the selected series with their names,
+ * The Numerical view's kept work: the tracking settings and the selected series with their names,
  * cleaning and locks, and the corrections typed while proofreading. Everything the selection holds in `blocks` is
  * kept, so series added any other way (a button that picks them) are kept too. A new piece of state is kept by
  * adding it here, in both functions, and to numericalWorkSchema in @frametext/contracts.

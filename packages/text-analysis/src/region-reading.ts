@@ -53,7 +53,7 @@ export const subtitleFileName = (uploadName: string, boxName: string, ext: 'srt'
 export const hasAnyLine = (readings: readonly RegionExportFrame[]) => readings.some((r) => r.boxes.some((lines) => lines.length > 0));
 
 /*
- * The Region view's kept work (issue 16): each box on or off and where, the selected box, and the filters. A new
+ * The Region view's kept work: each box on or off and where, the selected box, and the filters. A new
  * piece of state is kept by adding it here, in both functions, and to regionWorkSchema in @frametext/contracts.
  */
 

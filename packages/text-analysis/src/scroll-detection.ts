@@ -60,7 +60,7 @@ export function itemsOnFrame(frame: ResultsFrame, locked: LockedTemplate, settin
 }
 
 /*
- * The Scroll view's kept work (issue 16): the template box, where it was locked, the settings, Ignore duplicates,
+ * The Scroll view's kept work: the template box, where it was locked, the settings, Ignore duplicates,
  * and the detection settings of the last Detect Items while its results are shown, with the person's corrections
  * to the list (edited, removed and merged rows). A locked template keeps the
  * frame, box and frame size it was locked with, and its layout is read from that frame again on restore (the same

@@ -33,7 +33,7 @@ export function selectedSlidesText(view: Pick<ResultsSource, 'format' | 'timeDec
 }
 
 /*
- * The Presentation view's kept work (issue 16): the similarity threshold and the ticked frames. A new piece of
+ * The Presentation view's kept work: the similarity threshold and the ticked frames. A new piece of
  * state is kept by adding it here, in both functions, and to presentationWorkSchema in @frametext/contracts.
  */
 

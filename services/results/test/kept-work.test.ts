@@ -1,4 +1,4 @@
-// A person's work in the results views (issue 16): GET and PUT /api/uploads/:id/work/:view.
+// A person's work in the results views: GET and PUT /api/uploads/:id/work/:view.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_UPLOAD_ID, KEPT_WORK_MAX_BYTES, keptWorkResponseSchema, type NumericalWork, type RegionWork } from '@frametext/contracts';
 import { newUploadId, newUserId } from './fixtures.js';

@@ -81,7 +81,7 @@ describe('registering a webhook', () => {
     expect(res.body.error.message).toBe(sentence);
   });
 
-  // Issue 29: each IPv6 form that carries an IPv4 address, written in the URL, is judged by that IPv4 address.
+  // Each IPv6 form that carries an IPv4 address, written in the URL, is judged by that IPv4 address.
   it.each([
     ['IPv4-compatible', 'https://[::127.0.0.1]/hook', '(::7f00:1, which carries 127.0.0.1)'],
     ['IPv4-compatible, in hex', 'https://[::7f00:1]/hook', '(::7f00:1, which carries 127.0.0.1)'],

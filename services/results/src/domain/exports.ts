@@ -36,7 +36,7 @@ import { uploadDetails, visibleUpload } from './uploads.js';
 import { annotationResponse } from './video-annotation.js';
 
 /*
- * GET /api/uploads/:id/export (issue 17): the file a results view's export button saves, for scripts. The same
+ * GET /api/uploads/:id/export: the file a results view's export button saves, for scripts. The same
  * builders as the app (@frametext/text-analysis) on the same frames (the upload details the app reads) and the
  * person's kept work for the view; without kept work, what the view shows when first opened. Numerical with no
  * series selected exports the series one click on Find the numbers adds.

@@ -13,7 +13,7 @@ import type { ResultsContext } from './context.js';
 import { visibleUpload } from './uploads.js';
 
 /*
- * A person's work in a results view, kept per upload, person and view (issue 16). The owner keeps work on their own
+ * A person's work in a results view, kept per upload, person and view. The owner keeps work on their own
  * uploads; everyone signed in keeps their own on the demo. Anyone else's upload answers 404 and a deleted one 410,
  * exactly as its results do.
  */

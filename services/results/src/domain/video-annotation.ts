@@ -15,7 +15,7 @@ import type { ResultsContext } from './context.js';
 import { uploadDetails, uploadStatus, visibleUpload } from './uploads.js';
 
 /*
- * Google Video Intelligence's text detection, answered from an upload (issue 33, docs/video-intelligence.md): the
+ * Google Video Intelligence's text detection, answered from an upload (docs/video-intelligence.md): the
  * long-running operation of `GET /v1/{name}` is the upload's status, and its response the upload's frames grouped
  * over time (videoTextAnnotations). The same response is `GET /api/uploads/:id/export?format=gvi`.
  */

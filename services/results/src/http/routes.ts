@@ -47,7 +47,7 @@ export function resultsRoutes(ctx: ResultsContext): Router {
     res.json(await deleteUploads(ctx, { userId: user.userId, token: user.token }, body.uploads));
   });
 
-  // A person's work in one view of an upload (issue 16); signed in only, the demo included.
+  // A person's work in one view of an upload; signed in only, the demo included.
   const workKey = async (req: Request) => ({
     uploadId: uploadIdParam(req),
     view: parseBody(keptWorkViewSchema, req.params.view, 'request/invalid-view'),
@@ -63,7 +63,7 @@ export function resultsRoutes(ctx: ResultsContext): Router {
     res.json(await saveKeptWork(ctx, key, parseBody(saveKeptWorkRequestSchema, req.body)));
   });
 
-  // A results view's download, for scripts (issue 17): the file itself, as the app's export button saves it.
+  // A results view's download, for scripts: the file itself, as the app's export button saves it.
   router.get('/uploads/:id/export', async (req, res) => {
     const userId = await requireUserId(req);
     const id = uploadIdParam(req);

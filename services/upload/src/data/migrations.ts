@@ -82,7 +82,7 @@ export const uploadMigrations: Migration[] = [
     },
   },
   {
-    // Videos by link (issue 33): the server fetches the video (status `downloading`) before the upload goes on as an
+    // Videos by link: the server fetches the video (status `downloading`) before the upload goes on as an
     // uploaded one. The link, how far the fetch is, and when it last said so (a silent fetch died with its process).
     name: '0007_upload_video_links',
     async up(db) {

@@ -13,7 +13,7 @@ import { samplingInterval } from './sampling-interval.js';
 import { checkLinkForm, startLinkUpload } from './video-link.js';
 
 /*
- * POST /v1/videos:annotate (issue 33): Google Video Intelligence's text detection, served by an ordinary upload.
+ * POST /v1/videos:annotate: Google Video Intelligence's text detection, served by an ordinary upload.
  * A video sent inline goes the way a script's upload goes, in one call: getUploadURL's checks and credit hold
  * (requestUpload), the bytes stored where the PUT would have put them, then uploadComplete's checks and event
  * (completeUpload). The operation is the upload: its name ends in the upload id, and results answers it.

@@ -17,7 +17,7 @@ import { holdCredits } from './credit-hold.js';
 import { samplingInterval } from './sampling-interval.js';
 
 /*
- * Videos by link (issue 33). getUploadURL's youtubeLink and POST /v1/videos:annotate's https inputUri start an upload
+ * Videos by link. getUploadURL's youtubeLink and POST /v1/videos:annotate's https inputUri start an upload
  * whose video the server fetches with yt-dlp, in the background: the upload is `downloading` (with its progress) until
  * the file is in, checked and stored where a client's PUT would have put it; then it is completed exactly as an
  * uploaded file is (completeUpload: sealed, checked, upload.completed.v1). A fetch that cannot finish ends the upload

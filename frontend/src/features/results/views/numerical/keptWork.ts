@@ -1,7 +1,7 @@
 import { restoreNumericalWork as restoreWork, type CorrectionsState, type TextBlock, type TrackingSettings } from '@frametext/text-analysis';
 import type { SelectionState } from './selection';
 
-/* The Numerical view's kept work (issue 16): read and written in @frametext/text-analysis (numerical-work.ts). */
+/* The Numerical view's kept work: read and written in @frametext/text-analysis (numerical-work.ts). */
 
 export interface RestoredNumerical {
   selection: SelectionState;
