@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CAPTIONS_CORPUS, LOW_CAPTIONS, makeCaptionsVideo, type GeneratedVideo } from '@frametext/sample-media';
 import { blockLimits, captionCuesInBox, defaultRect, editDistance, openFilters, sameCaption, toSrt, type TextBlock } from '../../packages/text-analysis/src/index.js';
 import { useStack } from '../support/use-stack.js';
+import { parseSrt } from '../support/srt.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'captions-media-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -19,22 +20,6 @@ const stack = useStack();
 const INTERVAL = 0.5;
 /** The Region view's usual Green box: two thirds of the width, its bottom at 0.96 (region-boxes.ts defaultRect). */
 const GREEN_BOX = defaultRect(0);
-
-/** SRT cues: start and end in seconds, and text (lines joined by a space). */
-function parseSrt(srt: string) {
-  const seconds = (clock: string) => {
-    const [h, m, s, ms] = clock.split(/[:,]/).map(Number);
-    return h! * 3600 + m! * 60 + s! + ms! / 1000;
-  };
-  return srt
-    .trim()
-    .split(/\n\n/)
-    .map((block) => {
-      const [, timing = '', ...lines] = block.split('\n');
-      const [from = '', to = ''] = timing.split(' --> ');
-      return { start: seconds(from), end: seconds(to), text: lines.join(' ') };
-    });
-}
 
 /** Uploads a generated video as captions read every INTERVAL seconds, waits until it is processed; its id. */
 async function processedUpload(token: string, video: GeneratedVideo, name: string): Promise<string> {

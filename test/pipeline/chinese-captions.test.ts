@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CHINESE_CAPTIONS, FONT_CJK, makeCaptionsVideo, textsAt } from '@frametext/sample-media';
 import { useStack } from '../support/use-stack.js';
+import { parseSrt } from '../support/srt.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'chinese-captions-media-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -19,22 +20,6 @@ const INTERVAL = 0.5;
 const EDGE_S = 0.1;
 /** Chinese is written without spaces: lines are compared without them. */
 const unspaced = (s: string) => s.replace(/\s+/g, '');
-
-/** SRT cues: start and end in seconds, and text (lines joined by a space). */
-function parseSrt(srt: string) {
-  const seconds = (clock: string) => {
-    const [h, m, s, ms] = clock.split(/[:,]/).map(Number);
-    return h! * 3600 + m! * 60 + s! + ms! / 1000;
-  };
-  return srt
-    .trim()
-    .split(/\n\n/)
-    .map((block) => {
-      const [, timing = '', ...lines] = block.split('\n');
-      const [from = '', to = ''] = timing.split(' --> ');
-      return { start: seconds(from), end: seconds(to), text: lines.join(' ') };
-    });
-}
 
 describe('a Chinese-captioned video through the API', () => {
   it('reads 90 % of the caption lines exactly, and exports one UTF-8 SRT cue per caption, on time', async () => {

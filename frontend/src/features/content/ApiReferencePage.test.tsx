@@ -61,7 +61,7 @@ describe('the API reference page', { timeout: 20_000 }, () => {
     expect(status.queryByText('uploadID')).toBeNull();
     await userEvent.click(status.getByText('UploadStatusResponse'));
     expect(status.getByText('uploadID')).toBeInTheDocument();
-    expect(status.getByText('one of "uploading", "uploaded", "processing", "processed", "failed"')).toBeInTheDocument();
+    expect(status.getByText('one of "uploading", "downloading", "uploaded", "processing", "processed", "failed"')).toBeInTheDocument();
     expect(status.getByText('whole number, at least 0, or null')).toBeInTheDocument();
   });
 
