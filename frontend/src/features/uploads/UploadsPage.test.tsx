@@ -244,9 +244,9 @@ describe('UploadsPage', () => {
     await waitFor(() => expect(toasts()).toEqual(['This upload failed: The video could not be read.']));
   });
 
-  it('refreshes the list every 10 s while an upload is processing, and stops once none is', async () => {
+  it.each(['processing', 'downloading'] as const)('refreshes the list every 10 s while an upload is %s, and stops once none is', async (first) => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    let status: UploadListItem['status'] = 'processing';
+    let status: UploadListItem['status'] = first;
     const server = serve({ 'GET /api/getUploads': () => json({ data: { uploads: [upload('a', 'Charger video', status)] } }), 'GET /api/getUserData': () => json(profile) });
     renderPage();
     await screen.findByText('Processing');

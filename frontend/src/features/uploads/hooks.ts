@@ -33,7 +33,7 @@ export function useLocalUploads() {
 }
 
 /** Statuses that will change on their own: the list refreshes while any upload has one. */
-export const isInProgress = (status: UploadListItem['status']) => status === 'uploaded' || status === 'processing';
+export const isInProgress = (status: UploadListItem['status']) => status === 'downloading' || status === 'uploaded' || status === 'processing';
 
 /** The spec's badge: Processing for uploaded (and processing), Failed for failed, none once processed. */
 export function badgeFor(status: UploadListItem['status']): { text: string; kind: 'processing' | 'failed' } | null {
