@@ -178,10 +178,14 @@ async function gatewayHealthy(timeoutMs) {
 }
 
 // ── images ──────────────────────────────────────────────────────────────────────────────────────────────────
-/** What a build here needs to reach the npm registry: the machine's CA bundle (read-only) and its registry. */
+/**
+ * What a build here needs to reach the npm registry: the machine's CA bundle (read-only) and its registry. The bundle
+ * is mounted beside the image's own /etc/ssl/certs, which Debian's ca-certificates writes when a package needs it
+ * (yt-dlp's python3-certifi): mounted over it, that package fails to configure.
+ */
 function buildAccessArgs() {
   const args = [];
-  if (existsSync('/etc/ssl/certs/ca-certificates.crt')) args.push('-v', '/etc/ssl/certs:/etc/ssl/certs:ro', '--build-arg', 'NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt');
+  if (existsSync('/etc/ssl/certs/ca-certificates.crt')) args.push('-v', '/etc/ssl/certs/ca-certificates.crt:/run/host-ca-certificates.crt:ro', '--build-arg', 'NODE_EXTRA_CA_CERTS=/run/host-ca-certificates.crt');
   const configured = spawnSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).stdout?.trim();
   const registry = (configured || 'https://registry.npmjs.org').replace(/\/+$/, '');
   args.push('--build-arg', `COREPACK_NPM_REGISTRY=${registry}`, '--build-arg', 'COREPACK_INTEGRITY_KEYS=0', '--build-arg', `npm_config_registry=${registry}/`);
