@@ -131,29 +131,32 @@ export const COLOURFUL_SHARE = 0.05;
  * while on the original it mostly sees texture.
  */
 export async function prepareFrame(image: Buffer, opts: { whiteThreshold: number; maxPixels: number; maxReadPixels?: number; enlargeSmall?: boolean }): Promise<PreparedFrame> {
-  const decode = async (scaleOf: (width: number, height: number) => number): Promise<DecodedFrame> => {
-    let decoded: { data: Buffer; info: OutputInfo };
-    let density: number | undefined;
-    let scale = 1;
-    try {
-      // One pipeline: its header gives the size and the stated resolution, then it decodes (resized if need be).
-      const input = sharp(image, { limitInputPixels: opts.maxPixels, failOn: 'error' });
-      const meta = await input.metadata();
-      density = meta.density;
-      scale = scaleOf(meta.width ?? 0, meta.height ?? 0);
-      if (scale !== 1) input.resize({ width: Math.max(1, Math.floor((meta.width ?? 0) * scale)), height: Math.max(1, Math.floor((meta.height ?? 0) * scale)), fit: 'fill' });
-      decoded = await input.removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
-    } catch (err) {
-      throw new FrameUnreadableError(errorText(err));
-    }
-    const { data, info } = decoded;
-    if (info.channels !== 3) throw new FrameUnreadableError(`expected 3 colour channels, got ${info.channels}`);
-    const dpi = statedDpi(density);
-    return new DecodedFrame(data, info.width, info.height, opts.whiteThreshold, dpi === undefined ? undefined : statedDpi(dpi * scale), scale);
-  };
-  const frame = await decode((width, height) => readingScale(width, height, opts.maxReadPixels));
-  const enlarge = opts.enlargeSmall && frame.scale === 1 && frame.plainShare < PLAIN_BACKGROUND ? enlargement(frame.width, frame.height) : 1;
-  return enlarge === 1 ? frame : decode(() => enlarge);
+  let decoded: { data: Buffer; info: OutputInfo };
+  let density: number | undefined;
+  let scale = 1;
+  try {
+    // One pipeline: its header gives the size and the stated resolution, then it decodes (scaled down if need be).
+    const input = sharp(image, { limitInputPixels: opts.maxPixels, failOn: 'error' });
+    const meta = await input.metadata();
+    density = meta.density;
+    scale = readingScale(meta.width ?? 0, meta.height ?? 0, opts.maxReadPixels);
+    if (scale < 1) input.resize({ width: Math.max(1, Math.floor((meta.width ?? 0) * scale)), height: Math.max(1, Math.floor((meta.height ?? 0) * scale)), fit: 'fill' });
+    decoded = await input.removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  } catch (err) {
+    throw new FrameUnreadableError(errorText(err));
+  }
+  const { data, info } = decoded;
+  if (info.channels !== 3) throw new FrameUnreadableError(`expected 3 colour channels, got ${info.channels}`);
+  const dpi = statedDpi(density);
+  const frame = new DecodedFrame(data, info.width, info.height, opts.whiteThreshold, dpi === undefined ? undefined : statedDpi(dpi * scale), scale);
+  const enlarge = opts.enlargeSmall && scale === 1 && frame.plainShare < PLAIN_BACKGROUND ? enlargement(frame.width, frame.height) : 1;
+  if (enlarge === 1) return frame;
+  // Enlarged from the pixels already decoded, not from the image again.
+  const larger = await sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } })
+    .resize({ width: info.width * enlarge, height: info.height * enlarge, fit: 'fill' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return new DecodedFrame(larger.data, larger.info.width, larger.info.height, opts.whiteThreshold, dpi === undefined ? undefined : statedDpi(dpi * enlarge), enlarge);
 }
 
 /**
