@@ -108,6 +108,14 @@ const NOT_FOUND = 'No such upload among yours.';
 const ok = (description: string, name: string, schema: z.ZodType): Record<number, ApiResponse> => ({ 200: { description, json: named(name, schema) } });
 const noContent = (description: string): Record<number, ApiResponse> => ({ 204: { description } });
 
+/** What both addresses of a text detection's operation take and answer. */
+const annotateOperationRead = {
+  params: { id: { description: 'The upload id: the last segment of the operation name.', schema: uploadIdSchema } },
+  responses: ok('The operation.', 'AnnotateVideoOperation', annotateOperationSchema),
+  errors: { 404: 'No such operation among yours (NOT_FOUND), or it was deleted.' },
+  errorBody: named('GoogleError', googleErrorBodySchema),
+};
+
 export const API_OPERATIONS: Record<string, ApiOperation> = {
   // ---------------------------------------------------------------- identity (/api/auth/*)
   'GET /api/auth/jwks.json': {
@@ -499,17 +507,11 @@ export const API_OPERATIONS: Record<string, ApiOperation> = {
     tag: 'videoIntelligence',
     summary: 'The operation of a text detection: progress while the video is read, then AnnotateVideoResponse (or the error).',
     description: 'google.longrunning.Operation in Google\'s JSON mapping. done is false with AnnotateVideoProgress as metadata until the upload is processed; then response holds the text annotations, or error the reason it failed.',
-    params: { id: { description: 'The upload id: the last segment of the operation name.', schema: uploadIdSchema } },
-    responses: ok('The operation.', 'AnnotateVideoOperation', annotateOperationSchema),
-    errors: { 404: 'No such operation among yours (NOT_FOUND), or it was deleted.' },
-    errorBody: named('GoogleError', googleErrorBodySchema),
+    ...annotateOperationRead,
   },
   'GET /v1/operations/projects/-/locations/-/operations/:id': {
     tag: 'videoIntelligence',
     summary: 'The same operation, at the other address Google\'s clients may use (/v1/operations/{name}).',
-    params: { id: { description: 'The upload id: the last segment of the operation name.', schema: uploadIdSchema } },
-    responses: ok('The operation.', 'AnnotateVideoOperation', annotateOperationSchema),
-    errors: { 404: 'No such operation among yours (NOT_FOUND), or it was deleted.' },
-    errorBody: named('GoogleError', googleErrorBodySchema),
+    ...annotateOperationRead,
   },
 };
