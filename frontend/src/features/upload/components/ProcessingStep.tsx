@@ -64,11 +64,7 @@ export function ProcessingStep({ upload, pollMs, onProcessed, onStartOver }: Pro
           <p>{data?.failureReason ?? 'The server did not say why. Please try again, or contact support if it keeps happening.'}</p>
           <p>Credits held for it have been released.</p>
         </div>
-        <div className="cluster">
-          <button type="button" className="btn btn--primary" onClick={onStartOver}>
-            Start Over
-          </button>
-        </div>
+        <StartOver onClick={onStartOver} primary />
       </section>
     );
   }
@@ -87,11 +83,7 @@ export function ProcessingStep({ upload, pollMs, onProcessed, onStartOver }: Pro
           detail={percent !== null ? `${percent}% fetched` : bytes > 0 ? `${formatBytes(bytes)} fetched` : 'Starting the download…'}
         />
         <p className="muted small">Once the video is in, its frames are read as for an uploaded file. You can leave this page.</p>
-        <div className="cluster">
-          <button type="button" className="btn btn--secondary" onClick={onStartOver}>
-            Start Over
-          </button>
-        </div>
+        <StartOver onClick={onStartOver} />
       </section>
     );
   }
@@ -128,11 +120,18 @@ export function ProcessingStep({ upload, pollMs, onProcessed, onStartOver }: Pro
         </p>
       )}
       <p className="muted small">You can leave this page: the upload keeps processing and appears in your uploads list.</p>
-      <div className="cluster">
-        <button type="button" className="btn btn--secondary" onClick={onStartOver}>
-          Start Over
-        </button>
-      </div>
+      <StartOver onClick={onStartOver} />
     </section>
+  );
+}
+
+/** The step's way back to an empty form: the main action once the upload failed, a quiet one while it goes on. */
+function StartOver({ onClick, primary = false }: { onClick: () => void; primary?: boolean }) {
+  return (
+    <div className="cluster">
+      <button type="button" className={`btn ${primary ? 'btn--primary' : 'btn--secondary'}`} onClick={onClick}>
+        Start Over
+      </button>
+    </div>
   );
 }
