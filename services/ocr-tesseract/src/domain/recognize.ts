@@ -332,8 +332,16 @@ export function readingOrder(candidates: Candidate[]): Candidate[] {
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
-function toWord(w: TsvWord): Word {
-  return { text: w.text, vertices: boxVertices(w.box), confidence: round1(w.confidence) };
+/** A line as results take it, from its text, box and confidence and its words' (Tesseract's runs and PP-OCR's lines). */
+export function lineDetection(text: string, box: Box, confidence: number, words: readonly { text: string; box: Box; confidence: number }[]): Detection {
+  return {
+    text,
+    vertices: boxVertices(box),
+    area: boxArea(box),
+    confidence: round1(confidence),
+    blockType: 'LINE',
+    words: words.map((w): Word => ({ text: w.text, vertices: boxVertices(w.box), confidence: round1(w.confidence) })),
+  };
 }
 
 /** A run's boxes in the pixels of the image as uploaded, from those of the frame read at `scale` times its size. */
@@ -343,17 +351,7 @@ function unscaled(c: Candidate, scale: number): Candidate {
   return { ...c, words: c.words.map((w) => ({ ...w, box: box(w.box) })) };
 }
 
-function toDetection(c: Candidate): Detection {
-  const box = unionBox(c.words.map((w) => w.box));
-  return {
-    text: c.words.map((w) => w.text).join(' '),
-    vertices: boxVertices(box),
-    area: boxArea(box),
-    confidence: round1(c.confidence),
-    blockType: 'LINE',
-    words: c.words.map(toWord),
-  };
-}
+const toDetection = (c: Candidate): Detection => lineDetection(c.words.map((w) => w.text).join(' '), unionBox(c.words.map((w) => w.box)), c.confidence, c.words);
 
 /**
  * Reads one frame with the passes it needs: the bare pass on the grey frame alone when there is no white text to

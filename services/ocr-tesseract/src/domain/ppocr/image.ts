@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { FrameUnreadableError } from '../preprocess.js';
+import type { Box } from '../geometry.js';
 
 /** A decoded frame: RGB, 3 bytes a pixel, rows top to bottom. */
 export interface RgbImage {
@@ -20,12 +21,8 @@ export async function decodeRgb(image: Buffer, maxPixels: number): Promise<RgbIm
 }
 
 /** A rectangle of the image in its pixels. */
-export interface Rect {
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-}
+/** A rectangle of an image in pixels, as the rest of the engine's boxes. */
+export type Rect = Box;
 
 /**
  * The rectangle `from` of `image`, resized (bilinear) to `width` × `height` and written into `out` as planar

@@ -1,8 +1,7 @@
-import type { Detection, Word } from '@frametext/contracts';
 import { sortByReadingOrder } from '@frametext/text-analysis';
 import type { CpuBudget } from '../cpu-budget.js';
-import { boxArea, boxVertices, unionBox } from '../geometry.js';
-import type { FrameText } from '../recognize.js';
+import { unionBox } from '../geometry.js';
+import { lineDetection, type FrameText } from '../recognize.js';
 import { decodeRgb, type Rect } from './image.js';
 import { loadModels, type PpOcrModels } from './models.js';
 import type { TextRegion } from './detect.js';
@@ -40,18 +39,7 @@ export function linesOf(regions: readonly TextRegion[]): TextRegion[] {
   return lines;
 }
 
-const round1 = (x: number) => Math.round(x * 10) / 10;
-
-function toDetection(line: ReadRegion): Detection {
-  return {
-    text: line.text,
-    vertices: boxVertices(line.box),
-    area: boxArea(line.box),
-    confidence: round1(line.confidence),
-    blockType: 'LINE',
-    words: line.words.map((w): Word => ({ text: w.text, vertices: boxVertices(w.box), confidence: round1(w.confidence) })),
-  };
-}
+const toDetection = (line: ReadRegion) => lineDetection(line.text, line.box, line.confidence, line.words);
 
 export interface PpOcrReaderOptions {
   /** Frames with more pixels are refused as unreadable (OCR_MAX_PIXELS). */
@@ -60,7 +48,7 @@ export interface PpOcrReaderOptions {
 
 /**
  * Reads a frame's text with PP-OCR (PaddleOCR's detector and recogniser through onnxruntime-node), for scripts
- * Tesseract reads poorly on pictures (Chinese captions: docs/benchmarks.md). The models are loaded once, on the
+ * Tesseract reads poorly on pictures (Chinese captions: docs/cjk-captions.md). The models are loaded once, on the
  * first frame, and shared by every read; each frame is read in one of the worker's lanes. Its lines come out as
  * Tesseract's do (text, box, confidence, words), so caption tracking and the exports take them alike.
  */
