@@ -5,7 +5,7 @@ import { parseAnnotateRequest, type AnnotateOrder } from './annotate-request.js'
 import { completeUpload } from './complete-upload.js';
 import type { Caller, UploadContext } from './context.js';
 import { deleteUnfinishedUploads } from './delete-unfinished.js';
-import { sniffMedia } from './media-sniff.js';
+import { movieMimeType, sniffMedia, SNIFF_BYTES } from './media-sniff.js';
 import { movieDurationSeconds } from './movie-duration.js';
 import { objectKeysFor } from './object-keys.js';
 import { requestUpload } from './request-upload.js';
@@ -20,13 +20,11 @@ import { checkLinkForm, startLinkUpload } from './video-link.js';
  * inputUri names an upload the caller already has: its operation is answered as it is, nothing is read again.
  */
 
-
 function checkedVideo(bytes: Buffer): { mimeType: 'video/mp4' | 'video/quicktime'; durationSeconds: number } {
-  if (sniffMedia(bytes.subarray(0, 12)) !== 'iso-bmff') throw badRequest('upload/invalid-media', 'inputContent is not a video: its content is not MP4 or MOV.');
+  if (sniffMedia(bytes.subarray(0, SNIFF_BYTES)) !== 'iso-bmff') throw badRequest('upload/invalid-media', 'inputContent is not a video: its content is not MP4 or MOV.');
   const durationSeconds = movieDurationSeconds(bytes);
   if (!durationSeconds) throw badRequest('upload/invalid-media', 'inputContent is not a video FrameText can read: it has no movie header (moov) with its length.');
-  const brand = bytes.toString('latin1', 8, 12);
-  return { mimeType: brand === 'qt  ' ? 'video/quicktime' : 'video/mp4', durationSeconds };
+  return { mimeType: movieMimeType(bytes), durationSeconds };
 }
 
 async function annotateInline(ctx: UploadContext, caller: Caller, video: Buffer, language: string | null): Promise<string> {

@@ -1,7 +1,7 @@
 import { open, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FfmpegReadError, FfmpegTimeoutError, probeVideo } from '@frametext/service-kit';
-import { SNIFF_BYTES, sniffMedia } from '../domain/media-sniff.js';
+import { movieMimeType, SNIFF_BYTES, sniffMedia } from '../domain/media-sniff.js';
 import { linkFailures, type LinkFailure } from './fetch-failure.js';
 
 /*
@@ -56,8 +56,8 @@ export async function checkFetchedFile(file: string, dir: string, caps: FetchCap
   }
   if (!probe.video || probe.durationSeconds <= 0) return linkFailures.notAVideo('the file has no picture to read');
   if (probe.durationSeconds > caps.maxSeconds) return linkFailures.tooLong(probe.durationSeconds, caps.maxSeconds, caps.maxSecondsWhy);
-  const quicktime = first.toString('latin1', 8, 12) === 'qt  ';
-  return { path: real, bytes: size, durationSeconds: probe.durationSeconds, mimeType: quicktime ? 'video/quicktime' : 'video/mp4', extension: quicktime ? 'mov' : 'mp4' };
+  const mimeType = movieMimeType(first);
+  return { path: real, bytes: size, durationSeconds: probe.durationSeconds, mimeType, extension: mimeType === 'video/quicktime' ? 'mov' : 'mp4' };
 }
 
 export const isFailure = (x: FetchedVideo | LinkFailure): x is LinkFailure => 'code' in x;
