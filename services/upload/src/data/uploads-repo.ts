@@ -273,16 +273,8 @@ export async function finishDownload(
 }
 
 /** Locks up to `limit` downloading uploads whose fetch has said nothing since `before`, skipping locked ones. */
-export async function lockSilentDownloads(trx: Knex.Transaction, before: Date, limit: number): Promise<{ id: string; userId: string }[]> {
-  const rows = await trx('uploads')
-    .where({ status: 'downloading' })
-    .andWhere('download_heartbeat_at', '<', before)
-    .orderBy('download_heartbeat_at')
-    .limit(limit)
-    .forUpdate()
-    .skipLocked()
-    .select<{ id: string; user_id: string }[]>('id', 'user_id');
-  return rows.map((r) => ({ id: r.id, userId: r.user_id }));
+export function lockSilentDownloads(trx: Knex.Transaction, before: Date, limit: number): Promise<{ id: string; userId: string }[]> {
+  return lockStale(trx, 'downloading', before, limit, 'download_heartbeat_at');
 }
 
 /** Billing refused the hold, so nothing is held: the reserving upload leaves no trace. */
@@ -297,14 +289,14 @@ export async function failUploadIn(trx: Knex.Transaction, status: UploadRowStatu
 }
 
 /**
- * Locks up to `limit` uploads still in `status` that were created before `before`, oldest first, skipping those
- * another transaction holds (uploadComplete settling one, or another replica's sweep).
+ * Locks up to `limit` uploads still in `status` whose `since` (by default their creation) is before `before`, oldest
+ * first, skipping those another transaction holds (uploadComplete settling one, or another replica's sweep).
  */
-export async function lockStale(trx: Knex.Transaction, status: UploadRowStatus, before: Date, limit: number): Promise<{ id: string; userId: string }[]> {
+export async function lockStale(trx: Knex.Transaction, status: UploadRowStatus, before: Date, limit: number, since: 'created_at' | 'download_heartbeat_at' = 'created_at'): Promise<{ id: string; userId: string }[]> {
   const rows = await trx('uploads')
     .where({ status })
-    .andWhere('created_at', '<', before)
-    .orderBy('created_at')
+    .andWhere(since, '<', before)
+    .orderBy(since)
     .limit(limit)
     .forUpdate()
     .skipLocked()
