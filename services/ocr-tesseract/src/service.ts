@@ -5,10 +5,10 @@ import { tesseractEnv, type Config } from './config.js';
 import type { RecognizeOptions } from './domain/recognize.js';
 import { UploadReader } from './domain/upload-reader.js';
 import { tesseractLanguage } from './domain/language.js';
-import { modelFiles } from './domain/ppocr/models.js';
+import { modelFiles } from './data/ppocr-models.js';
 import { PpOcrReader } from './domain/ppocr/reader.js';
-import { tesseractModels, tesseractVersion, type TesseractOptions } from './domain/tesseract.js';
-import { TesseractPool } from './domain/tesseract-pool.js';
+import { tesseractModels, tesseractVersion, type TesseractOptions } from './data/tesseract.js';
+import { TesseractPool } from './data/tesseract-pool.js';
 import { ocrConsumers } from './messaging/consumers.js';
 
 export interface OcrServiceOptions {

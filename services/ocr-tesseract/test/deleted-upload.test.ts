@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANCEL_LOCK_CLASS, UploadCancelledError, createDb, startService, type Knex, type RunningService } from '@frametext/service-kit';
 import { TEST_DATABASE_URL, eventually, sampleOf, testLogger } from '@frametext/service-kit/testing';
 import type { Config } from '../src/config.js';
-import { TesseractPool } from '../src/domain/tesseract-pool.js';
+import { TesseractPool } from '../src/data/tesseract-pool.js';
 import { ocrTesseractService, tesseractOptions } from '../src/service.js';
 import { makeFrame } from './fixtures.js';
 import { newUploadId, ocrWorld, request, type OcrWorld } from './helpers.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES, TESSERACT_MODELS } from '@frametext/contracts';
 import { tesseractLanguage } from '../src/domain/language.js';
-import { tesseractModels } from '../src/domain/tesseract.js';
+import { tesseractModels } from '../src/data/tesseract.js';
 import { tesseractEnv } from '../src/config.js';
 
 describe('the Tesseract model of an upload', () => {

@@ -74,7 +74,7 @@ describe('PP-OCR reading Chinese subtitles', () => {
   });
 
   it('stops a frame whose CPU budget is spent, and a frame whose upload was deleted before its turn', async () => {
-    const { CpuBudget } = await import('../src/domain/cpu-budget.js');
+    const { CpuBudget } = await import('../src/data/cpu-budget.js');
     const spent = new CpuBudget(100);
     spent.spend(100);
     await expect(reader.read(await realFrame(2.0), spent)).rejects.toMatchObject({ kind: 'budget' });

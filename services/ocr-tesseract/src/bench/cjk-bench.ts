@@ -7,7 +7,7 @@ import { CHINESE_CAPTIONS, FONT_CJK, FONT_CJK_ZENHEI, ffmpeg, makeCaptionsVideo 
 import { configSchema, tesseractEnv } from '../config.js';
 import { PpOcrReader } from '../domain/ppocr/reader.js';
 import type { FrameText } from '../domain/recognize.js';
-import { TesseractPool } from '../domain/tesseract-pool.js';
+import { TesseractPool } from '../data/tesseract-pool.js';
 import { UploadReader } from '../domain/upload-reader.js';
 import { recognizeOptions, tesseractOptions } from '../service.js';
 import { CORPUS_DIR } from './corpus.js';

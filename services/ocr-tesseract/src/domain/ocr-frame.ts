@@ -2,7 +2,7 @@ import type { EventData } from '@frametext/contracts';
 import { StorageNotFoundError } from '@frametext/service-kit';
 import { FrameUnreadableError } from './preprocess.js';
 import type { FrameText } from './recognize.js';
-import { TesseractError } from './tesseract.js';
+import { TesseractError } from '../data/tesseract.js';
 
 export type OcrRequest = EventData<'ocr.requested.v1'>;
 export type OcrResult = EventData<'ocr.completed.v1'>;

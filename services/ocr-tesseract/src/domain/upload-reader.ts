@@ -1,5 +1,5 @@
 import type { MediaContent } from '@frametext/contracts';
-import { CpuBudget } from './cpu-budget.js';
+import { CpuBudget } from '../data/cpu-budget.js';
 import { FrameMemories } from './frame-memory.js';
 import { readsWithPpOcr } from './ppocr/languages.js';
 import type { PpOcrReader } from './ppocr/reader.js';

@@ -1,10 +1,10 @@
 import { Tensor } from 'onnxruntime-node';
-import type { CpuBudget } from '../cpu-budget.js';
-import { TesseractError } from '../tesseract.js';
+import type { CpuBudget } from '../../data/cpu-budget.js';
+import { TesseractError } from '../../data/tesseract.js';
 import { ctcGreedy, type DecodedChar } from './ctc.js';
 import { DETECT_NORM, detectionSize, textRegions, type TextRegion } from './detect.js';
 import { toPlanarBgr, type Rect, type RgbImage } from './image.js';
-import type { PpOcrModels } from './models.js';
+import type { PpOcrModels } from '../../data/ppocr-models.js';
 
 /** The recogniser reads lines scaled to this height. */
 export const LINE_HEIGHT = 48;

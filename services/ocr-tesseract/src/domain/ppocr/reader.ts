@@ -1,9 +1,9 @@
 import { sortByReadingOrder } from '@frametext/text-analysis';
-import type { CpuBudget } from '../cpu-budget.js';
+import type { CpuBudget } from '../../data/cpu-budget.js';
 import { unionBox } from '../geometry.js';
 import { lineDetection, type FrameText } from '../recognize.js';
 import { decodeRgb, type Rect } from './image.js';
-import { loadModels, type PpOcrModels } from './models.js';
+import { loadModels, type PpOcrModels } from '../../data/ppocr-models.js';
 import type { TextRegion } from './detect.js';
 import { detectRegions, MAX_REGIONS, readRegions, type ReadRegion } from './read-lines.js';
 
