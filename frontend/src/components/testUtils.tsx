@@ -4,10 +4,9 @@ import { RouterProvider, createMemoryRouter, type RouteObject } from 'react-rout
 import { makeStore } from '../lib/store';
 import { KEYS } from '../lib/storage';
 import type { Session } from '../lib/auth/session';
-import { fakeGateway, json, type Handler as FetchHandler } from '../testing/fakeGateway';
 import { Layout } from './layout/Layout';
 
-/** Test-only helpers: a signed-in session, a fake gateway on fetch, and the app shell around a page. */
+/** Test-only helpers: a signed-in session and the app shell around a page (fetch is faked by testing/fakeGateway). */
 
 export const testSession: Session = {
   idToken: 'x.eyJzdWIiOiJ1MSJ9.y',
@@ -15,26 +14,6 @@ export const testSession: Session = {
   expiresAt: Date.now() + 3_600_000,
   user: { uid: 'u1', email: 'ada@example.com', firstLogin: false },
 };
-
-export interface Answer {
-  status?: number;
-  body?: unknown;
-}
-export type Handler = (request: Request, body: unknown) => Answer | Promise<Answer>;
-
-/** Fakes the gateway: `routes` maps "METHOD /api/path" to an answer or a handler of (request, JSON body). */
-export function mockApi(routes: Record<string, Answer | Handler>) {
-  const handlers: Record<string, FetchHandler> = {};
-  for (const [key, route] of Object.entries(routes)) {
-    handlers[key] = async (request) => {
-      const text = request.method === 'GET' ? '' : await request.clone().text();
-      const answer = typeof route === 'function' ? await route(request, text ? (JSON.parse(text) as unknown) : undefined) : route;
-      return json(answer.body ?? {}, answer.status ?? 200);
-    };
-  }
-  const { fetchMock, calls } = fakeGateway(handlers);
-  return { fetchMock, calls };
-}
 
 const page = (title: string) => <h1>{title}</h1>;
 

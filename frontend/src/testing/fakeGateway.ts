@@ -1,10 +1,12 @@
-import type { PublicConfig } from '@frametext/contracts';
+import type { ErrorBody, PublicConfig } from '@frametext/contracts';
 import { vi } from 'vitest';
 
 /*
  * The one fake gateway of the component tests: fetch answers "METHOD /api/path" from a table of handlers, every
  * request is recorded, and GET /api/config (and the e-mail confirmation, as confirmed) answer a working default unless a
- * test replaces them.
+ * test replaces them. Handlers answer as the gateway does: `json(body, status)`, `noContent()`, and
+ * `apiError(status, code, message)` for the error body every service writes. A route to another origin (a presigned
+ * file address) is keyed by its whole address without the query: "GET http://files.test/results/a.txt".
  */
 
 /** Node's Request refuses relative URLs and jsdom's AbortSignal; the SPA's fetches are relative to the page. */
@@ -14,13 +16,22 @@ export class PageRequest extends Request {
   }
 }
 
-export const json = (body: unknown, status = 200) =>
-  new Response(status === 204 ? null : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+export const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-export type Handler = (request: Request) => Response | Promise<Response>;
+export const noContent = () => new Response(null, { status: 204 });
+
+/** An error as service-kit answers it: `{ error: { code, message, correlationId } }`. */
+export const apiError = (status: number, code: string, message: string) => {
+  const body: ErrorBody = { error: { code, message, correlationId: 'test-correlation-id' } };
+  return json(body, status);
+};
+
+/** Answers one request; `body` is its JSON body, parsed (undefined when it has none). */
+export type Handler = (request: Request, body: unknown) => Response | Promise<Response>;
 
 export interface Call {
   method: string;
+  /** The pathname, or for another origin the whole address without the query. */
   path: string;
   body: unknown;
 }
@@ -63,12 +74,14 @@ export function fakeGateway(routes: Record<string, Handler> = {}) {
   const fetchMock = vi.fn(async (input: Request | string, init?: RequestInit) => {
     const request = typeof input === 'string' ? new PageRequest(input, init) : input;
     requests.push(request);
-    const path = new URL(request.url).pathname;
+    const url = new URL(request.url);
+    const path = url.origin === window.location.origin ? url.pathname : `${url.origin}${url.pathname}`;
     const text = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.clone().text();
-    calls.push({ method: request.method, path, body: text ? (JSON.parse(text) as unknown) : undefined });
+    const body = text ? (JSON.parse(text) as unknown) : undefined;
+    calls.push({ method: request.method, path, body });
     const handler = table[`${request.method} ${path}`];
-    return handler ? handler(request) : json({ error: { code: 'not-found', message: `No route ${request.method} ${path}` } }, 404);
+    return handler ? handler(request, body) : apiError(404, 'request/not-found', `No route for ${request.method} ${path}.`);
   });
   vi.stubGlobal('fetch', fetchMock);
-  return { calls, requests, fetchMock, count: (method: string, path: string) => calls.filter((c) => c.method === method && c.path === path).length };
+  return { calls, requests, count: (method: string, path: string) => calls.filter((c) => c.method === method && c.path === path).length };
 }

@@ -1,8 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockApi, renderApp, testSession } from '../testUtils';
-import { testConfig } from '../../testing/fakeGateway';
+import { renderApp, testSession } from '../testUtils';
+import { apiError, fakeGateway, json, testConfig } from '../../testing/fakeGateway';
 import { PROFILE_WATCH_INTERVAL_MS, stopWatchingProfile } from '../../lib/credits/profileWatch';
 import { PurchaseCreditsModal } from './PurchaseCreditsModal';
 import { PURCHASES_UNAVAILABLE } from './PurchaseOptions';
@@ -14,13 +14,12 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const config = { body: testConfig };
-const profile = (credits: number) => ({ body: { uid: 'u1', email: 'ada@example.com', credits, subscription_tier: 'free', firstLogin: false } });
+const profile = (credits: number) => json({ uid: 'u1', email: 'ada@example.com', credits, subscription_tier: 'free', firstLogin: false });
 const pages = [{ path: '/buy', element: <PurchaseCreditsModal onClose={() => undefined} /> }];
 
 describe('PurchaseCreditsModal', () => {
   it('lists the three packs with their prices and the balance', async () => {
-    mockApi({ 'GET /api/config': config, 'GET /api/getUserData': profile(42) });
+    fakeGateway({ 'GET /api/getUserData': () => profile(42) });
     renderApp('/buy', { session: testSession, pages });
     const dialog = screen.getByRole('dialog', { name: 'Purchase Credits' });
     expect(await screen.findByRole('button', { name: /100 credits \$1$/ })).toBeInTheDocument();
@@ -31,7 +30,7 @@ describe('PurchaseCreditsModal', () => {
   });
 
   it('asks for a checkout of the chosen pack and opens the payment page in a new tab', async () => {
-    const { calls } = mockApi({ 'GET /api/config': config, 'GET /api/getUserData': profile(42), 'POST /api/create-checkout-session': { body: { url: 'https://pay.example.com/s/1' } } });
+    const { calls } = fakeGateway({ 'GET /api/getUserData': () => profile(42), 'POST /api/create-checkout-session': () => json({ url: 'https://pay.example.com/s/1' }) });
     const tab = { opener: {} } as unknown as Window;
     const open = vi.spyOn(window, 'open').mockReturnValue(tab);
     renderApp('/buy', { session: testSession, pages });
@@ -45,10 +44,9 @@ describe('PurchaseCreditsModal', () => {
   it('shows the new balance without a reload: the profile is fetched again every 5 s after the payment page opened', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     let paid = false;
-    const { calls } = mockApi({
-      'GET /api/config': config,
+    const { calls } = fakeGateway({
       'GET /api/getUserData': () => profile(paid ? 542 : 42),
-      'POST /api/create-checkout-session': { body: { url: 'https://pay.example.com/s/2' } },
+      'POST /api/create-checkout-session': () => json({ url: 'https://pay.example.com/s/2' }),
     });
     vi.spyOn(window, 'open').mockReturnValue({ opener: null } as unknown as Window);
     renderApp('/buy', { session: testSession, pages });
@@ -67,10 +65,9 @@ describe('PurchaseCreditsModal', () => {
   });
 
   it("shows the server's words when the payment page cannot be made", async () => {
-    mockApi({
-      'GET /api/config': config,
-      'GET /api/getUserData': profile(42),
-      'POST /api/create-checkout-session': { status: 503, body: { error: { code: 'billing/payments-unavailable', message: 'Buying credits is not available on this server.' } } },
+    fakeGateway({
+      'GET /api/getUserData': () => profile(42),
+      'POST /api/create-checkout-session': () => apiError(503, 'billing/payments-unavailable', 'Buying credits is not available on this server.'),
     });
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const open = vi.spyOn(window, 'open');
@@ -81,7 +78,7 @@ describe('PurchaseCreditsModal', () => {
   });
 
   it('offers no pack when the server sells none (no Stripe, no simulated checkout), and says purchases are unavailable', async () => {
-    const { calls } = mockApi({ 'GET /api/config': { body: { ...testConfig, purchases: 'off' } }, 'GET /api/getUserData': profile(42) });
+    const { calls } = fakeGateway({ 'GET /api/config': () => json({ ...testConfig, purchases: 'off' }), 'GET /api/getUserData': () => profile(42) });
     renderApp('/buy', { session: testSession, pages });
     const dialog = screen.getByRole('dialog', { name: 'Purchase Credits' });
     expect(await within(dialog).findByRole('status')).toHaveTextContent(PURCHASES_UNAVAILABLE);

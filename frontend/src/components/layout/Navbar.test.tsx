@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { persistAndSync } from '../../lib/store';
 import { KEYS } from '../../lib/storage';
-import { mockApi, renderApp, testSession } from '../testUtils';
+import { fakeGateway, noContent } from '../../testing/fakeGateway';
+import { renderApp, testSession } from '../testUtils';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -31,7 +32,7 @@ describe('Navbar', () => {
   it('offers the Menu to a signed-in user, whose items lead to the signed-in pages', async () => {
     const user = userEvent.setup();
     // Signed-in pages ask whether the e-mail is confirmed (the banner).
-    mockApi({});
+    fakeGateway();
     const { router } = renderApp('/', { session: testSession });
     expect(screen.queryByRole('link', { name: 'Login' })).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Menu' }));
@@ -44,7 +45,7 @@ describe('Navbar', () => {
 
   it('gives a signed-in user one menu: no ☰ button, and the Menu holds the site links too (shown on a phone)', async () => {
     const user = userEvent.setup();
-    mockApi({});
+    fakeGateway();
     renderApp('/uploads', { session: testSession });
     expect(screen.queryByRole('button', { name: 'Show site links' })).not.toBeInTheDocument();
     const menu = screen.getByRole('button', { name: 'Menu' });
@@ -61,7 +62,7 @@ describe('Navbar', () => {
 
   it('logs out with the refresh token, forgets the session and goes home', async () => {
     const user = userEvent.setup();
-    const { calls } = mockApi({ 'POST /api/auth/logout': { status: 204 } });
+    const { calls } = fakeGateway({ 'POST /api/auth/logout': noContent });
     const { router, store } = renderApp('/uploads', { session: testSession });
     await user.click(screen.getByRole('button', { name: 'Menu' }));
     await user.click(screen.getByRole('button', { name: 'Logout' }));
@@ -73,7 +74,7 @@ describe('Navbar', () => {
 
   it('still signs out on this device when the server cannot be reached', async () => {
     const user = userEvent.setup();
-    mockApi({ 'POST /api/auth/logout': () => Promise.reject(new TypeError('network down')) });
+    fakeGateway({ 'POST /api/auth/logout': () => Promise.reject(new TypeError('network down')) });
     const { store } = renderApp('/uploads', { session: testSession });
     await user.click(screen.getByRole('button', { name: 'Menu' }));
     await user.click(screen.getByRole('button', { name: 'Logout' }));

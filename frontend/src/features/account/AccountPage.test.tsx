@@ -1,7 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockApi, renderApp, testSession } from '../../components/testUtils';
+import { renderApp, testSession } from '../../components/testUtils';
+import { fakeGateway, json, noContent } from '../../testing/fakeGateway';
 import AccountPage from './AccountPage';
 import { stopWatchingProfile } from '../../lib/credits/profileWatch';
 
@@ -11,8 +12,8 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const config = {
-  body: {
+const config = () =>
+  json({
     freeCredits: 50,
     purchases: 'simulated',
     engines: [
@@ -32,13 +33,13 @@ const config = {
       { credits: 2500, priceCents: 2000 },
     ],
     retentionDays: 30,
-  },
-};
-const api = { 'GET /api/config': config, 'GET /api/getUserData': { body: { uid: 'u1', email: 'ada@example.com', credits: 120, subscription_tier: 'free', firstLogin: false } }, 'POST /api/auth/logout': { status: 204 } };
+  });
+const profile = (credits: number, tier: string) => json({ uid: 'u1', email: 'ada@example.com', credits, subscription_tier: tier, firstLogin: false });
+const api = { 'GET /api/config': config, 'GET /api/getUserData': () => profile(120, 'free'), 'POST /api/auth/logout': noContent };
 
 describe('AccountPage', () => {
   it('shows the email read-only, the balance, the plan, support and the enterprise request link', async () => {
-    mockApi(api);
+    fakeGateway(api);
     renderApp('/account', { session: testSession, pages: [{ path: '/account', element: <AccountPage /> }] });
     const email = screen.getByLabelText('Email');
     expect(email).toHaveValue('ada@example.com');
@@ -51,7 +52,7 @@ describe('AccountPage', () => {
   });
 
   it('opens the Purchase Credits dialog and signs out', async () => {
-    mockApi(api);
+    fakeGateway(api);
     const user = userEvent.setup();
     const { router, store } = renderApp('/account', { session: testSession, pages: [{ path: '/account', element: <AccountPage /> }] });
     await user.click(screen.getByRole('button', { name: 'Purchase Credits' }));
@@ -63,14 +64,14 @@ describe('AccountPage', () => {
   });
 
   it('names the plan the purchases reached', async () => {
-    mockApi({ ...api, 'GET /api/getUserData': { body: { uid: 'u1', email: 'ada@example.com', credits: 3000, subscription_tier: 'pro', firstLogin: false } } });
+    fakeGateway({ ...api, 'GET /api/getUserData': () => profile(3000, 'pro') });
     renderApp('/account', { session: testSession, pages: [{ path: '/account', element: <AccountPage /> }] });
     expect(await screen.findByText('Pro')).toBeInTheDocument();
     expect(screen.getByText(/You have bought 2,500 credits or more/)).toBeInTheDocument();
   });
 
   it('buys a pack straight from the purchase options: the payment page opens in a new tab', async () => {
-    const { calls } = mockApi({ ...api, 'POST /api/create-checkout-session': { body: { url: 'https://pay.example.com/s/9' } } });
+    const { calls } = fakeGateway({ ...api, 'POST /api/create-checkout-session': () => json({ url: 'https://pay.example.com/s/9' }) });
     const open = vi.spyOn(window, 'open').mockReturnValue({ opener: null } as unknown as Window);
     renderApp('/account', { session: testSession, pages: [{ path: '/account', element: <AccountPage /> }] });
     await userEvent.setup().click(await screen.findByRole('button', { name: /^2,500 credits/ }));

@@ -2,7 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApiToken } from '@frametext/contracts';
-import { mockApi, renderApp, testSession } from '../../components/testUtils';
+import { renderApp, testSession } from '../../components/testUtils';
+import { apiError, fakeGateway, json, noContent } from '../../testing/fakeGateway';
 import { ApiTokensSection, PASSWORD_NEEDED, SHOWN_ONCE } from './components/ApiTokensSection';
 
 afterEach(() => {
@@ -17,19 +18,19 @@ const WRONG_PASSWORD = 'That is not your password. Enter the password you sign i
 /** identity as the section meets it: the tokens, what creating one needs (`proof`), and the password 'my password 1'. */
 function server(initial: ApiToken[] = [], proof: 'password' | 'recent-sign-in' | 'sign-in-again' = 'password') {
   let tokens = [...initial];
-  return mockApi({
-    'GET /api/auth/api-tokens': () => ({ body: { tokens, limit: 20 } }),
-    'GET /api/auth/reauthentication': { body: { proof, recentSignInMinutes: 5 } },
+  return fakeGateway({
+    'GET /api/auth/api-tokens': () => json({ tokens, limit: 20 }),
+    'GET /api/auth/reauthentication': () => json({ proof, recentSignInMinutes: 5 }),
     'POST /api/auth/api-tokens': (_req, body) => {
       const { name, scope, password } = body as { name: string; scope: 'read' | 'upload'; password?: string };
-      if (proof === 'password' && password !== 'my password 1') return { status: 401, body: { error: { code: 'auth/invalid-credential', message: WRONG_PASSWORD } } };
+      if (proof === 'password' && password !== 'my password 1') return apiError(401, 'auth/invalid-credential', WRONG_PASSWORD);
       const apiToken: ApiToken = { id: '11111111-1111-1111-1111-111111111111', name, scope, createdAt: '2026-11-25T10:00:00.000Z', lastUsedAt: null };
       tokens = [apiToken, ...tokens];
-      return { status: 201, body: { token: TOKEN, apiToken } };
+      return json({ token: TOKEN, apiToken }, 201);
     },
     'DELETE /api/auth/api-tokens/22222222-2222-2222-2222-222222222222': () => {
       tokens = tokens.filter((t) => t.id !== '22222222-2222-2222-2222-222222222222');
-      return { status: 204 };
+      return noContent();
     },
   });
 }

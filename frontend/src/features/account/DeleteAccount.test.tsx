@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockApi, renderApp, testSession, type Answer, type Handler } from '../../components/testUtils';
+import { renderApp, testSession } from '../../components/testUtils';
+import { apiError, fakeGateway, json, noContent, type Handler } from '../../testing/fakeGateway';
 import { stopWatchingProfile } from '../../lib/credits/profileWatch';
 import AccountPage from './AccountPage';
 
@@ -11,12 +12,13 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const profile = { body: { uid: 'u1', email: 'ada@example.com', credits: 120, subscription_tier: 'free', firstLogin: false } };
-const needsPassword = { body: { proof: 'password', recentSignInMinutes: 5 } };
-const wrongPassword = { status: 401, body: { error: { code: 'auth/invalid-credential', message: 'Invalid email or password.' } } };
+const profile = () => json({ uid: 'u1', email: 'ada@example.com', credits: 120, subscription_tier: 'free', firstLogin: false });
+const proof = (kind: 'password' | 'recent-sign-in' | 'sign-in-again') => () => json({ proof: kind, recentSignInMinutes: 5 });
+const needsPassword = proof('password');
+const wrongPassword = () => apiError(401, 'auth/invalid-credential', 'Invalid email or password.');
 
-function setup(routes: Record<string, Answer | Handler>, session = testSession) {
-  const api = mockApi({ 'GET /api/getUserData': profile, 'POST /api/auth/logout': { status: 204 }, ...routes });
+function setup(routes: Record<string, Handler>, session = testSession) {
+  const api = fakeGateway({ 'GET /api/getUserData': profile, 'POST /api/auth/logout': noContent, ...routes });
   const user = userEvent.setup();
   const app = renderApp('/account', { session, pages: [{ path: '/account', element: <AccountPage /> }] });
   return { ...api, ...app, user };
@@ -34,7 +36,7 @@ describe('Delete account on the Account page', () => {
     let attempts = 0;
     const { calls, user, router, store } = setup({
       'POST /api/auth/delete-account/proof': needsPassword,
-      'POST /api/auth/delete-account': () => (++attempts === 1 ? wrongPassword : { status: 204 }),
+      'POST /api/auth/delete-account': () => (++attempts === 1 ? wrongPassword() : noContent()),
     });
     // Below everything else on the page.
     expect(await screen.findByRole('heading', { name: 'Delete account' })).toBeInTheDocument();
@@ -76,7 +78,7 @@ describe('Delete account on the Account page', () => {
   });
 
   it('asks for the password it needs before sending anything', async () => {
-    const { calls, user } = setup({ 'POST /api/auth/delete-account/proof': needsPassword, 'POST /api/auth/delete-account': { status: 204 } });
+    const { calls, user } = setup({ 'POST /api/auth/delete-account/proof': needsPassword, 'POST /api/auth/delete-account': noContent });
     const dialog = await openDialog(user);
     await within(dialog).findByLabelText('Password');
     await user.click(within(dialog).getByRole('button', { name: 'Delete account' }));
@@ -87,7 +89,7 @@ describe('Delete account on the Account page', () => {
   it('Cancel and Escape delete nothing, and give the focus back to the button', async () => {
     let answer!: () => void;
     const answered = new Promise<void>((resolve) => (answer = resolve));
-    const { calls, user, store } = setup({ 'POST /api/auth/delete-account/proof': async () => (await answered, needsPassword) });
+    const { calls, user, store } = setup({ 'POST /api/auth/delete-account/proof': async () => (await answered, needsPassword()) });
     const dialog = await openDialog(user);
     // While the session is checked, Cancel has the focus, so Enter never deletes by accident; the confirm button waits.
     expect(within(dialog).getByRole('status')).toHaveTextContent('Checking your session…');
@@ -109,8 +111,8 @@ describe('Delete account on the Account page', () => {
 
   it('a Google account signed in moments ago needs no password', async () => {
     const { calls, user, router, store } = setup({
-      'POST /api/auth/delete-account/proof': { body: { proof: 'recent-sign-in', recentSignInMinutes: 5 } },
-      'POST /api/auth/delete-account': { status: 204 },
+      'POST /api/auth/delete-account/proof': proof('recent-sign-in'),
+      'POST /api/auth/delete-account': noContent,
     });
     const dialog = await openDialog(user);
     expect(await within(dialog).findByText('You signed in with Google a moment ago, which is proof enough that it is you.')).toBeInTheDocument();
@@ -122,7 +124,7 @@ describe('Delete account on the Account page', () => {
   });
 
   it('a Google account whose sign-in is too old is asked to sign in again, and nothing is deleted', async () => {
-    const { calls, user, router, store } = setup({ 'POST /api/auth/delete-account/proof': { body: { proof: 'sign-in-again', recentSignInMinutes: 5 } } });
+    const { calls, user, router, store } = setup({ 'POST /api/auth/delete-account/proof': proof('sign-in-again') });
     const dialog = await openDialog(user);
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(
       'For your safety, deleting an account that signs in with Google needs a sign-in from the last 5 minutes. Sign in again, then come back to Account to delete it.',
@@ -137,11 +139,9 @@ describe('Delete account on the Account page', () => {
 
   it('when the server finds the sign-in too old after all, it says so and offers to sign in again', async () => {
     const { user, store } = setup({
-      'POST /api/auth/delete-account/proof': { body: { proof: 'recent-sign-in', recentSignInMinutes: 5 } },
-      'POST /api/auth/delete-account': {
-        status: 401,
-        body: { error: { code: 'auth/requires-recent-login', message: 'For your safety, deleting an account that signs in with Google needs a sign-in from the last 5 minutes. Please sign in again, then delete it.' } },
-      },
+      'POST /api/auth/delete-account/proof': proof('recent-sign-in'),
+      'POST /api/auth/delete-account': () =>
+        apiError(401, 'auth/requires-recent-login', 'For your safety, deleting an account that signs in with Google needs a sign-in from the last 5 minutes. Please sign in again, then delete it.'),
     });
     const dialog = await openDialog(user);
     await within(dialog).findByText(/proof enough/);
@@ -155,9 +155,9 @@ describe('Delete account on the Account page', () => {
     const expiring = { ...testSession, expiresAt: Date.now() + 30_000 };
     const { calls, user, router } = setup(
       {
-        'POST /api/auth/refresh': { body: { idToken: 'x.eyJzdWIiOiJ1MSJ9.z', refreshToken: 'refresh-2', expiresIn: 600 } },
+        'POST /api/auth/refresh': () => json({ idToken: 'x.eyJzdWIiOiJ1MSJ9.z', refreshToken: 'refresh-2', expiresIn: 600 }),
         'POST /api/auth/delete-account/proof': needsPassword,
-        'POST /api/auth/delete-account': { status: 204 },
+        'POST /api/auth/delete-account': noContent,
       },
       expiring,
     );

@@ -2,7 +2,8 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { API_OPERATIONS, buildOpenApiDocument } from '@frametext/contracts/openapi';
-import { mockApi, renderApp } from '../../components/testUtils';
+import { renderApp } from '../../components/testUtils';
+import { apiError, fakeGateway, json } from '../../testing/fakeGateway';
 import ApiReferencePage from './ApiReferencePage';
 
 // The real description, built from the contracts as the gateway builds it; the upload calls need a token here.
@@ -22,7 +23,7 @@ afterEach(() => vi.unstubAllGlobals());
 // The real description makes a long page: rendering it in jsdom takes seconds on a busy machine.
 describe('the API reference page', { timeout: 20_000 }, () => {
   it('lists every operation of the description, with a link to the document itself', async () => {
-    mockApi({ 'GET /api/openapi.json': { body: doc } });
+    fakeGateway({ 'GET /api/openapi.json': () => json(doc) });
     openPage();
     expect(await screen.findByRole('heading', { level: 1, name: 'API reference' })).toBeInTheDocument();
     const contents = await screen.findByRole('navigation', { name: 'Endpoints' });
@@ -36,7 +37,7 @@ describe('the API reference page', { timeout: 20_000 }, () => {
   });
 
   it("shows an upload's token, its request forms (photos by capture times among them), an example and its answers", async () => {
-    mockApi({ 'GET /api/openapi.json': { body: doc } });
+    fakeGateway({ 'GET /api/openapi.json': () => json(doc) });
     openPage();
     const upload = await operation('postGetUploadURL');
     expect(upload.getByText('Needs a token: Authorization: Bearer <token>.')).toBeInTheDocument();
@@ -52,7 +53,7 @@ describe('the API reference page', { timeout: 20_000 }, () => {
   });
 
   it('opens an answer into its nested fields, with types and limits a person can read', async () => {
-    mockApi({ 'GET /api/openapi.json': { body: doc } });
+    fakeGateway({ 'GET /api/openapi.json': () => json(doc) });
     openPage();
     const status = await operation('getCheckUploadStatusById');
     const parameters = within(status.getByRole('heading', { name: 'Parameters' }).nextElementSibling as HTMLElement);
@@ -66,7 +67,7 @@ describe('the API reference page', { timeout: 20_000 }, () => {
   });
 
   it('says when the description cannot be loaded, and tries again', async () => {
-    const { calls } = mockApi({ 'GET /api/openapi.json': { status: 503, body: { error: { code: 'unavailable', message: 'Try again in a moment.' } } } });
+    const { calls } = fakeGateway({ 'GET /api/openapi.json': () => apiError(503, 'unavailable', 'Try again in a moment.') });
     openPage();
     expect(await screen.findByRole('alert')).toHaveTextContent('The API description could not be loaded.');
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));

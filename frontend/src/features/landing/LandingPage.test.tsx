@@ -32,13 +32,13 @@ const config = (freeCredits: number): PublicConfig => ({
 function serveConfig(body: PublicConfig) {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  const { fetchMock } = fakeGateway({
+  fakeGateway({
     'GET /api/config': async () => {
       await gate;
       return json(body);
     },
   });
-  return { release, fetchMock };
+  return { release };
 }
 
 function renderLanding(signedIn: boolean) {

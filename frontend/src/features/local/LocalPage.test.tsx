@@ -2,9 +2,9 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { useParams } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mockApi, renderApp, testSession } from '../../components/testUtils';
+import { renderApp, testSession } from '../../components/testUtils';
 import { saveLocalRecord, type LocalFrame } from '../../lib/localRecords';
-import { testConfig } from '../../testing/fakeGateway';
+import { apiError, fakeGateway, json, type Handler } from '../../testing/fakeGateway';
 import { scanVideo, type ScanOptions } from './engine/scan';
 import LocalPage from './LocalPage';
 
@@ -19,14 +19,14 @@ const frames: LocalFrame[] = [
   { t: 10, text: '', words: [], thumb: 'data:image/jpeg;base64,CC', ocrW: 1280, ocrH: 720 },
 ];
 
-const profile = (credits: number) => ({ body: { uid: 'u1', email: 'ada@example.com', credits, subscription_tier: 'free', firstLogin: false } });
+const profile = (credits: number) => json({ uid: 'u1', email: 'ada@example.com', credits, subscription_tier: 'free', firstLogin: false });
 
 function Opened() {
   return <h1>Opened {useParams().uploadID}</h1>;
 }
 
-function open(credits = 50, extra: Parameters<typeof mockApi>[0] = {}) {
-  const api = mockApi({ 'GET /api/config': { body: testConfig }, 'GET /api/getUserData': profile(credits), ...extra });
+function open(credits = 50, extra: Record<string, Handler> = {}) {
+  const api = fakeGateway({ 'GET /api/getUserData': () => profile(credits), ...extra });
   renderApp('/local', { session: testSession, pages: [{ path: '/local', element: <LocalPage /> }, { path: '/view-upload/:uploadID', element: <Opened /> }] });
   return api;
 }
@@ -106,7 +106,7 @@ describe('LocalPage', () => {
       o.onProgress?.(3, 3);
       return frames;
     });
-    const api = open(50, { 'POST /api/logLocalUpload': (_r, body) => ({ body: { data: { uploadID: (body as { uploadID: string }).uploadID, creditCost: 1, credits: 49 } } }) });
+    const api = open(50, { 'POST /api/logLocalUpload': (_r, body) => json({ data: { uploadID: (body as { uploadID: string }).uploadID, creditCost: 1, credits: 49 } }) });
     const user = userEvent.setup();
     await chooseVideo('dash.mp4', 12);
     fireEvent.change(screen.getByRole('slider', { name: /Downscale/ }), { target: { value: '80' } });
@@ -142,7 +142,7 @@ describe('LocalPage', () => {
 
   it('keeps the run when billing refuses it, and offers credits', async () => {
     vi.mocked(scanVideo).mockResolvedValue(frames);
-    open(50, { 'POST /api/logLocalUpload': { status: 402, body: { error: { code: 'billing/insufficient-credits', message: 'You have 0 credits but this operation requires 1.' } } } });
+    open(50, { 'POST /api/logLocalUpload': () => apiError(402, 'billing/insufficient-credits', 'You have 0 credits but this operation requires 1.') });
     const user = userEvent.setup();
     await chooseVideo();
     await waitFor(() => expect(run()).toBeEnabled());

@@ -1,9 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockApi, renderApp, testSession } from '../../components/testUtils';
+import { renderApp, testSession } from '../../components/testUtils';
 import { stopWatchingProfile } from '../../lib/credits/profileWatch';
-import { testConfig } from '../../testing/fakeGateway';
+import { fakeGateway, json } from '../../testing/fakeGateway';
 import OnboardingPage from './OnboardingPage';
 
 afterEach(() => {
@@ -12,11 +12,11 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const api = { 'GET /api/config': { body: testConfig }, 'GET /api/getUserData': { body: { uid: 'u1', email: 'ada@example.com', credits: 120, subscription_tier: 'free', firstLogin: false } } };
+const api = { 'GET /api/getUserData': () => json({ uid: 'u1', email: 'ada@example.com', credits: 120, subscription_tier: 'free', firstLogin: false }) };
 
 describe('OnboardingPage', () => {
   it('gives the free grant and the rates from the server, and leads to the upload page', async () => {
-    mockApi(api);
+    fakeGateway(api);
     renderApp('/onboarding', { session: testSession, pages: [{ path: '/onboarding', element: <OnboardingPage /> }] });
     expect(await screen.findByText('50 free credits')).toBeInTheDocument();
     const rates = screen.getByRole('table', { name: 'Credit cost by OCR engine' });
@@ -27,7 +27,7 @@ describe('OnboardingPage', () => {
   });
 
   it('offers the packs, and choosing one opens its payment page', async () => {
-    const { calls } = mockApi({ ...api, 'POST /api/create-checkout-session': { body: { url: 'https://pay.example.com/s/10' } } });
+    const { calls } = fakeGateway({ ...api, 'POST /api/create-checkout-session': () => json({ url: 'https://pay.example.com/s/10' }) });
     const open = vi.spyOn(window, 'open').mockReturnValue({ opener: null } as unknown as Window);
     renderApp('/onboarding', { session: testSession, pages: [{ path: '/onboarding', element: <OnboardingPage /> }] });
     await userEvent.setup().click(await screen.findByRole('button', { name: /^100 credits \$1/ }));

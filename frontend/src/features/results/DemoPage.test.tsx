@@ -4,7 +4,8 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeStore } from '../../lib/store';
 import DemoPage from './DemoPage';
-import { json, sampleDetails, serve } from './testing';
+import { apiError, fakeGateway, json } from '../../testing/fakeGateway';
+import { sampleDetails } from './testing';
 
 function renderDemo(state?: unknown) {
   const store = makeStore({ auth: { session: null } });
@@ -23,7 +24,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('DemoPage', () => {
   it('loads the public demo without a session and invites to sign up', async () => {
-    const { requests } = serve({ 'GET /api/getUploadDetails/demo': () => json(sampleDetails({ uploadName: 'Demo: charger screen' })) });
+    const { requests } = fakeGateway({ 'GET /api/getUploadDetails/demo': () => json(sampleDetails({ uploadName: 'Demo: charger screen' })) });
     renderDemo();
     expect(await screen.findByRole('heading', { name: 'Demo: charger screen', level: 1 })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Numerical' })).toHaveAttribute('aria-selected', 'true');
@@ -34,14 +35,14 @@ describe('DemoPage', () => {
   });
 
   it('shows the data the landing page handed over without fetching it again', async () => {
-    const { requests } = serve({});
+    const { requests } = fakeGateway();
     renderDemo({ demoData: sampleDetails({ uploadName: 'Handed over' }) });
     expect(await screen.findByRole('heading', { name: 'Handed over', level: 1 })).toBeInTheDocument();
     expect(requests).toHaveLength(0);
   });
 
   it('says why when the demo is not ready', async () => {
-    serve({ 'GET /api/getUploadDetails/demo': () => json({ error: { code: 'results/demo-not-ready', message: 'The demo is being prepared. Try again in a minute.' } }, 404) });
+    fakeGateway({ 'GET /api/getUploadDetails/demo': () => apiError(404, 'results/demo-not-ready', 'The demo is being prepared. Try again in a minute.') });
     renderDemo();
     expect(await screen.findByRole('alert')).toHaveTextContent('The demo is being prepared. Try again in a minute.');
   });

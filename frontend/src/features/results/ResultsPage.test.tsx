@@ -8,7 +8,8 @@ import type { Session } from '../../lib/auth/session';
 import { SLOW_LOAD_MS } from './hooks';
 import { readLocalRecord } from '../../lib/localRecords';
 import ResultsPage from './ResultsPage';
-import { json, sampleDetails, serve } from './testing';
+import { apiError, fakeGateway, json } from '../../testing/fakeGateway';
+import { sampleDetails } from './testing';
 
 // jsdom has no IndexedDB: local records come from this function instead.
 vi.mock('../../lib/localRecords', async (importOriginal) => ({ ...(await importOriginal<typeof import('../../lib/localRecords')>()), readLocalRecord: vi.fn(async () => null) }));
@@ -45,7 +46,7 @@ afterEach(() => {
 
 describe('ResultsPage', () => {
   it('shows the details cards and opens the tab made for the upload, keeping the chosen tab in the address', async () => {
-    const { requests } = serve({ 'GET /api/getUploadDetails/u-1': () => json(sampleDetails({ mediaContent: 'captions' })) });
+    const { requests } = fakeGateway({ 'GET /api/getUploadDetails/u-1': () => json(sampleDetails({ mediaContent: 'captions' })) });
     renderAt('/view-upload/u-1');
 
     expect(await screen.findByRole('heading', { name: 'Charger screen', level: 1 })).toBeInTheDocument();
@@ -70,7 +71,7 @@ describe('ResultsPage', () => {
   });
 
   it('opens the tab named in the address, and explains the views on request', async () => {
-    serve({ 'GET /api/getUploadDetails/u-1': () => json(sampleDetails()) });
+    fakeGateway({ 'GET /api/getUploadDetails/u-1': () => json(sampleDetails()) });
     renderAt('/view-upload/u-1?view=presentation');
     expect(await screen.findByRole('tab', { name: 'Presentation' })).toHaveAttribute('aria-selected', 'true');
     const user = userEvent.setup();
@@ -82,7 +83,7 @@ describe('ResultsPage', () => {
   });
 
   it('shows the older numerical screen without tabs, loaded by getUploadDetailsOld', async () => {
-    const { requests } = serve({ 'GET /api/getUploadDetailsOld/old-1': () => json({ ...sampleDetails(), results: { ...sampleDetails().results, linesByFrame: undefined } }) });
+    const { requests } = fakeGateway({ 'GET /api/getUploadDetailsOld/old-1': () => json({ ...sampleDetails(), results: { ...sampleDetails().results, linesByFrame: undefined } }) });
     renderAt('/view-upload-numerical/old-1');
     expect(await screen.findByRole('heading', { name: 'Charger screen', level: 1 })).toBeInTheDocument();
     const paths = () => requests.map((r) => `${new URL(r.url).pathname}${new URL(r.url).search}`);
@@ -92,14 +93,14 @@ describe('ResultsPage', () => {
   });
 
   it('says "No results found." when the older numerical screen cannot load', async () => {
-    serve({ 'GET /api/getUploadDetailsOld/old-2': () => json({ error: { code: 'results/not-ready', message: 'Results not yet available.' } }, 409) });
+    fakeGateway({ 'GET /api/getUploadDetailsOld/old-2': () => apiError(409, 'results/not-ready', 'Results not yet available.') });
     const { toasts } = renderAt('/view-upload-numerical/old-2');
     expect(await screen.findByRole('alert')).toHaveTextContent('No results found.');
     expect(toasts()).toEqual(['No results found.']);
   });
 
   it('says the results are not available yet when the server has none', async () => {
-    serve({ 'GET /api/getUploadDetails/u-2': () => json({ error: { code: 'results/not-ready', message: 'Results not yet available.' } }, 409) });
+    fakeGateway({ 'GET /api/getUploadDetails/u-2': () => apiError(409, 'results/not-ready', 'Results not yet available.') });
     const { toasts } = renderAt('/view-upload/u-2');
     expect(await screen.findByRole('alert')).toHaveTextContent('Unable to load upload details yet.');
     expect(toasts()).toEqual(['Results not yet available.']);
@@ -107,7 +108,7 @@ describe('ResultsPage', () => {
   });
 
   it('says a deleted upload was deleted (410), with no Try again and no "not yet available"', async () => {
-    serve({ 'GET /api/getUploadDetails/u-gone': () => json({ error: { code: 'uploads/deleted', message: 'This upload was deleted, with its files and results.' } }, 410) });
+    fakeGateway({ 'GET /api/getUploadDetails/u-gone': () => apiError(410, 'uploads/deleted', 'This upload was deleted, with its files and results.') });
     const { toasts } = renderAt('/view-upload/u-gone');
     expect(await screen.findByText('This upload was deleted.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
@@ -117,7 +118,7 @@ describe('ResultsPage', () => {
   });
 
   it('passes on the reason of a failed upload', async () => {
-    serve({ 'GET /api/getUploadDetails/u-3': () => json({ error: { code: 'results/failed', message: 'The video could not be read.' } }, 409) });
+    fakeGateway({ 'GET /api/getUploadDetails/u-3': () => apiError(409, 'results/failed', 'The video could not be read.') });
     renderAt('/view-upload/u-3');
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Unable to load upload details yet.');
@@ -126,7 +127,7 @@ describe('ResultsPage', () => {
 
   it('says when the load is slow', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    serve({ 'GET /api/getUploadDetails/slow': () => new Promise<Response>(() => {}) });
+    fakeGateway({ 'GET /api/getUploadDetails/slow': () => new Promise<Response>(() => {}) });
     renderAt('/view-upload/slow');
     expect(screen.getByText('Loading results')).toBeInTheDocument();
     expect(screen.queryByText(/taking longer than usual/)).not.toBeInTheDocument();
@@ -135,7 +136,7 @@ describe('ResultsPage', () => {
   });
 
   it('offers the way back when the media has no text at all', async () => {
-    serve({ 'GET /api/getUploadDetails/blank': () => json(sampleDetails({}, ['', ''])) });
+    fakeGateway({ 'GET /api/getUploadDetails/blank': () => json(sampleDetails({}, ['', ''])) });
     renderAt('/view-upload/blank');
     const dialog = await screen.findByRole('dialog', { name: 'No Text Results Found' });
     expect(dialog).toHaveTextContent('Your media does not appear to contain any text.');
@@ -156,7 +157,7 @@ describe('ResultsPage', () => {
       ocrResults: texts.map((text, i) => ({ t: i * 5, fileIndex: i, text, detections: [] })),
     };
     details.urls = texts.map((_, i) => `http://files.test/${String(i * 5000).padStart(10, '0')}.jpg`);
-    serve({ 'GET /api/getUploadDetails/meter': () => json(details) });
+    fakeGateway({ 'GET /api/getUploadDetails/meter': () => json(details) });
     renderAt('/view-upload/meter');
     const dialog = await screen.findByRole('dialog', { name: 'No Text Results Found' });
     expect(dialog).toHaveTextContent('Your media does not appear to contain any text.');
@@ -174,14 +175,14 @@ describe('ResultsPage', () => {
   });
 
   it('shows no such modal when text is on a few frames', async () => {
-    serve({ 'GET /api/getUploadDetails/some': () => json(sampleDetails({}, ['', 'SOC 81%'])) });
+    fakeGateway({ 'GET /api/getUploadDetails/some': () => json(sampleDetails({}, ['', 'SOC 81%'])) });
     renderAt('/view-upload/some');
     expect(await screen.findByRole('heading', { name: 'Charger screen', level: 1 })).toBeInTheDocument();
     expect(screen.queryByRole('dialog', { name: 'No Text Results Found' })).toBeNull();
   });
 
   it('reads a local upload from the browser database instead of the server', async () => {
-    const { requests } = serve({});
+    const { requests } = fakeGateway();
     vi.mocked(readLocalRecord).mockResolvedValue({
       id: 'local-5',
       fileName: 'dash.mp4',
@@ -196,7 +197,7 @@ describe('ResultsPage', () => {
   });
 
   it('says so when a local upload is not in this browser', async () => {
-    serve({});
+    fakeGateway();
     const { toasts } = renderAt('/view-upload/local-404');
     expect(await screen.findByRole('alert')).toHaveTextContent('This local upload is not saved in this browser.');
     await waitFor(() => expect(toasts()).toEqual(['Results not yet available.']));
@@ -219,7 +220,7 @@ describe('ResultsPage', () => {
         },
       ],
     };
-    const { requests } = serve({
+    const { requests } = fakeGateway({
       'GET /api/getUploadDetails/u-kept': () => json(sampleDetails()),
       'GET /api/uploads/u-kept/work/numerical': () => json({ data: { view: 'numerical', revision: 3, document: kept, updatedAt: '2025-08-01T12:00:00.000Z' } }),
       'PUT /api/uploads/u-kept/work/numerical': () => json({ data: { revision: 4, updatedAt: '2025-08-01T12:01:00.000Z' } }),

@@ -1,17 +1,8 @@
 import type { UploadDetailsResponse } from '@frametext/contracts';
-import { fakeGateway, type Handler } from '../../testing/fakeGateway';
 
 /*
- * Test helpers for the results pages: the fake gateway, and upload details to serve.
+ * Test helpers for the results pages: upload details to serve from the fake gateway (testing/fakeGateway).
  */
-
-export { json } from '../../testing/fakeGateway';
-
-/** Answers "METHOD /path" from `routes` (404 otherwise) and keeps every request it saw. */
-export function serve(routes: Record<string, Handler>) {
-  const { requests } = fakeGateway(routes);
-  return { requests };
-}
 
 const quad = (x: number, y: number, w: number, h: number) => [
   { x, y },

@@ -7,7 +7,7 @@ import type { Profile, PublicConfig } from '@frametext/contracts';
 import { makeStore } from '../../lib/store';
 import type { Session } from '../../lib/auth/session';
 import { readPhotoTimestamps, readVideoDuration } from './media';
-import { fakeGateway, json, type Handler } from '../../testing/fakeGateway';
+import { apiError, fakeGateway, json, type Handler } from '../../testing/fakeGateway';
 import { UploadWizard } from './UploadWizardPage';
 
 vi.mock('./media', async (importOriginal) => ({
@@ -148,7 +148,7 @@ describe('upload wizard, step 1', () => {
       'GET /api/getUserData': () => json({ uid: 'u1', email: 'ada@example.com', credits: 50, subscription_tier: 'free', firstLogin: false }),
       'POST /api/getUploadURL': () => {
         cloudUp = false; // its worker stopped after the page read the engines
-        return json({ error: { code: 'upload/engine-unavailable', message: 'Cloud AI is not configured on this server; use Basic.' } }, 400);
+        return apiError(400, 'upload/engine-unavailable', 'Cloud AI is not configured on this server; use Basic.');
       },
     }).calls;
     fakeXhr();
@@ -355,7 +355,7 @@ describe('upload wizard, step 1', () => {
   it('shows a storage-quota refusal in a toast before sending any bytes', async () => {
     const quotaMessage = 'This upload needs 4.0 KB of storage, and 1.0 KB of your 20 GB is left. Delete uploads you no longer need, or upload less at a time.';
     const calls = serve({
-      'POST /api/getUploadURL': () => json({ error: { code: 'upload/quota-exceeded', message: quotaMessage } }, 413),
+      'POST /api/getUploadURL': () => apiError(413, 'upload/quota-exceeded', quotaMessage),
     });
     const sent = fakeXhr();
     const { toasts } = renderWizard();
@@ -373,7 +373,7 @@ describe('upload wizard, step 1', () => {
 
   it('shows the server refusal in a toast and stays on step 1', async () => {
     const calls = serve({
-      'POST /api/getUploadURL': () => json({ error: { code: 'billing/insufficient-credits', message: 'Not enough credits, purchase some more before uploading.' } }, 402),
+      'POST /api/getUploadURL': () => apiError(402, 'billing/insufficient-credits', 'Not enough credits, purchase some more before uploading.'),
     });
     const sent = fakeXhr();
     const { toasts } = renderWizard();

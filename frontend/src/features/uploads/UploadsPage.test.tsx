@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeStore } from '../../lib/store';
 import type { Session } from '../../lib/auth/session';
 import { deleteLocalUploads, listLocalUploads } from './localUploads';
-import { fakeGateway, json, type Handler } from '../../testing/fakeGateway';
+import { apiError, fakeGateway, json } from '../../testing/fakeGateway';
 import UploadsPage, { LIST_REFRESH_MS } from './UploadsPage';
 
 // jsdom has no IndexedDB: the browser database is replaced by these two functions.
@@ -30,12 +30,6 @@ const upload = (id: string, uploadName: string, status: UploadListItem['status']
   isLocal: false,
   ocrType: 'server',
 });
-
-/** A fake gateway: `routes` by "METHOD /path"; everything it was asked is in `calls`. */
-function serve(routes: Record<string, Handler>) {
-  const { calls, count } = fakeGateway(routes);
-  return { calls, count };
-}
 
 function ResultsProbe() {
   return <p>Opened {useParams().uploadID}</p>;
@@ -72,7 +66,7 @@ describe('UploadsPage', () => {
   it('shows skeletons while loading, then the empty state with a way to start, and the credit balance', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    serve({
+    fakeGateway({
       'GET /api/getUploads': async () => {
         await gate;
         return json({ data: { uploads: [] } });
@@ -97,7 +91,7 @@ describe('UploadsPage', () => {
     vi.mocked(listLocalUploads).mockResolvedValue([
       { id: 'local-1', uploadName: 'dashcam.mp4', uploadedAt: '2025-08-01T12:30:00.000Z', imageUrl: 'data:image/jpeg;base64,AAAA', status: 'processed', mediaContent: 'numerical', isLocal: true, ocrType: 'local' },
     ]);
-    serve({
+    fakeGateway({
       'GET /api/getUploads': () =>
         json({ data: { uploads: [upload('a', 'Charger video', 'processing', 1), upload('b', 'Broken clip', 'failed', 2), upload('c', 'Slides', 'processed', 3), upload('d', 'Just sent', 'uploaded', 4)] } }),
       'GET /api/getUserData': () => json(profile),
@@ -126,7 +120,7 @@ describe('UploadsPage', () => {
     vi.mocked(listLocalUploads).mockResolvedValue([
       { ...upload('local-2', 'blank.mp4', 'processed'), isLocal: true, ocrType: 'local', textFound: { frames: 30, framesWithText: 0, words: 0 } },
     ]);
-    serve({
+    fakeGateway({
       'GET /api/getUploads': () =>
         json({
           data: {
@@ -158,7 +152,7 @@ describe('UploadsPage', () => {
       { id: 'local-9', uploadName: 'local run', uploadedAt: '2025-07-01T00:00:00.000Z', imageUrl: null, status: 'processed', mediaContent: 'numerical', isLocal: true, ocrType: 'local' },
     ]);
     let remaining = [upload('a', 'First', 'processed'), upload('b', 'Second', 'processed', 1), upload('c', 'Third', 'processed', 2)];
-    const server = serve({
+    const server = fakeGateway({
       'GET /api/getUploads': () => json({ data: { uploads: remaining } }),
       'GET /api/getUserData': () => json(profile),
       'POST /api/deleteUploads': async (request) => {
@@ -191,7 +185,7 @@ describe('UploadsPage', () => {
   });
 
   it('asks nothing of the server when the deletion is cancelled', async () => {
-    const server = serve({ 'GET /api/getUploads': () => json({ data: { uploads: [upload('a', 'Keep me', 'processed')] } }), 'GET /api/getUserData': () => json(profile) });
+    const server = fakeGateway({ 'GET /api/getUploads': () => json({ data: { uploads: [upload('a', 'Keep me', 'processed')] } }), 'GET /api/getUserData': () => json(profile) });
     renderPage();
     const user = userEvent.setup();
     await user.click(await screen.findByRole('checkbox', { name: 'Select Keep me' }));
@@ -205,7 +199,7 @@ describe('UploadsPage', () => {
   });
 
   it('re-checks an upload that is not processed and says "Still processing." when it still is', async () => {
-    const server = serve({
+    const server = fakeGateway({
       'GET /api/getUploads': () => json({ data: { uploads: [upload('a', 'Charger video', 'processing')] } }),
       'GET /api/getUserData': () => json(profile),
       'GET /api/checkUploadStatus/a': () => json({ data: { uploadID: 'a', status: 'processing', framesDone: 3, framesTotal: 9, failureReason: null } }),
@@ -218,7 +212,7 @@ describe('UploadsPage', () => {
   });
 
   it('opens an upload that is processed, and one whose re-check finds it processed now', async () => {
-    serve({
+    fakeGateway({
       'GET /api/getUploads': () => json({ data: { uploads: [upload('done', 'Finished', 'processed'), upload('late', 'Late one', 'uploaded')] } }),
       'GET /api/getUserData': () => json(profile),
       'GET /api/checkUploadStatus/late': () => json({ data: { uploadID: 'late', status: 'processed', framesDone: 4, framesTotal: 4, failureReason: null } }),
@@ -234,7 +228,7 @@ describe('UploadsPage', () => {
   });
 
   it('says why a failed upload failed when it is clicked', async () => {
-    serve({
+    fakeGateway({
       'GET /api/getUploads': () => json({ data: { uploads: [upload('f', 'Broken clip', 'failed')] } }),
       'GET /api/getUserData': () => json(profile),
       'GET /api/checkUploadStatus/f': () => json({ data: { uploadID: 'f', status: 'failed', framesDone: 0, framesTotal: null, failureReason: 'The video could not be read.' } }),
@@ -247,7 +241,7 @@ describe('UploadsPage', () => {
   it.each(['processing', 'downloading'] as const)('refreshes the list every 10 s while an upload is %s, and stops once none is', async (first) => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     let status: UploadListItem['status'] = first;
-    const server = serve({ 'GET /api/getUploads': () => json({ data: { uploads: [upload('a', 'Charger video', status)] } }), 'GET /api/getUserData': () => json(profile) });
+    const server = fakeGateway({ 'GET /api/getUploads': () => json({ data: { uploads: [upload('a', 'Charger video', status)] } }), 'GET /api/getUserData': () => json(profile) });
     renderPage();
     await screen.findByText('Processing');
     expect(server.count('GET', '/api/getUploads')).toBe(1);
@@ -262,7 +256,7 @@ describe('UploadsPage', () => {
   });
 
   it('tells the person when the list cannot be loaded', async () => {
-    serve({ 'GET /api/getUploads': () => json({ error: { code: 'internal', message: 'The uploads service is not answering.' } }, 503), 'GET /api/getUserData': () => json(profile) });
+    fakeGateway({ 'GET /api/getUploads': () => apiError(503, 'internal', 'The uploads service is not answering.'), 'GET /api/getUserData': () => json(profile) });
     renderPage();
     expect(await screen.findByRole('alert')).toHaveTextContent('The uploads service is not answering.');
     expect(screen.queryByText('No uploads yet')).not.toBeInTheDocument();

@@ -1,7 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockApi, renderApp, testSession } from '../../../components/testUtils';
+import { renderApp, testSession } from '../../../components/testUtils';
+import { apiError, fakeGateway, json, noContent, type Handler } from '../../../testing/fakeGateway';
 import { WebhooksSection } from './WebhooksSection';
 
 afterEach(() => {
@@ -26,8 +27,8 @@ const delivery = (over: Record<string, unknown>) => ({
   ...over,
 });
 
-function setup(routes: Parameters<typeof mockApi>[0]) {
-  const api = mockApi(routes);
+function setup(routes: Record<string, Handler>) {
+  const api = fakeGateway(routes);
   const app = renderApp('/account', { session: testSession, pages: [{ path: '/account', element: <WebhooksSection /> }] });
   return { ...api, ...app, user: userEvent.setup() };
 }
@@ -36,12 +37,12 @@ describe('the Webhooks section', () => {
   it('shows the server reason for a refused URL, and the secret once for an accepted one', async () => {
     let webhooks: ReturnType<typeof hook>[] = [];
     const { user, calls } = setup({
-      'GET /api/webhooks': () => ({ body: { webhooks, deliveries: [] } }),
+      'GET /api/webhooks': () => json({ webhooks, deliveries: [] }),
       'POST /api/webhooks': (_req, body) => {
         const url = (body as { url: string }).url;
-        if (url.includes('10.0.0.1')) return { status: 400, body: { error: { code: 'webhooks/refused-url', message: '10.0.0.1 points at a private or reserved address' } } };
+        if (url.includes('10.0.0.1')) return apiError(400, 'webhooks/refused-url', '10.0.0.1 points at a private or reserved address');
         webhooks = [hook(1)];
-        return { status: 201, body: { webhook: hook(1), secret: 'whsec_abc123' } };
+        return json({ webhook: hook(1), secret: 'whsec_abc123' }, 201);
       },
     });
     const section = await screen.findByRole('region', { name: 'Webhooks' });
@@ -64,16 +65,15 @@ describe('the Webhooks section', () => {
 
   it('lists deliveries with their answers, and stops offering to add at the limit', async () => {
     setup({
-      'GET /api/webhooks': {
-        body: {
+      'GET /api/webhooks': () =>
+        json({
           webhooks: [1, 2, 3, 4, 5].map(hook),
           deliveries: [
             delivery({}),
             delivery({ id: '10000000-0000-4000-8000-000000000002', eventType: 'upload.processed', status: 'delivered', attempts: 1, responseStatus: 204, nextAttemptAt: null }),
             delivery({ id: '10000000-0000-4000-8000-000000000003', status: 'failed', responseStatus: null, responseExcerpt: 'no answer within 10000 ms', nextAttemptAt: null }),
           ],
-        },
-      },
+        }),
     });
     const list = await screen.findByRole('list', { name: 'Recent deliveries' });
     const items = within(list).getAllByRole('listitem');
@@ -87,10 +87,10 @@ describe('the Webhooks section', () => {
   it('deletes a webhook after asking', async () => {
     let webhooks = [hook(1)];
     const { user, calls } = setup({
-      'GET /api/webhooks': () => ({ body: { webhooks, deliveries: [] } }),
+      'GET /api/webhooks': () => json({ webhooks, deliveries: [] }),
       [`DELETE /api/webhooks/${hook(1).id}`]: () => {
         webhooks = [];
-        return { status: 204 };
+        return noContent();
       },
     });
     await user.click(await screen.findByRole('button', { name: 'Delete webhook https://hooks.example.com/1' }));

@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockApi, renderApp, testSession } from '../../../components/testUtils';
+import { renderApp, testSession } from '../../../components/testUtils';
+import { apiError, fakeGateway, json } from '../../../testing/fakeGateway';
 import { stopWatchingProfile } from '../../../lib/credits/profileWatch';
 import ConfirmEmailPage from './ConfirmEmailPage';
 
@@ -13,7 +14,7 @@ const pages = [{ path: '/confirm-email', element: <ConfirmEmailPage /> }];
 
 describe('ConfirmEmailPage', () => {
   it("sends the link's token once and says the address is confirmed and the free credits are coming", async () => {
-    const { calls } = mockApi({ 'POST /api/auth/email-confirmation/confirm': { body: { email: 'ada@example.com', confirmed: true } } });
+    const { calls } = fakeGateway({ 'POST /api/auth/email-confirmation/confirm': () => json({ email: 'ada@example.com', confirmed: true }) });
     renderApp('/confirm-email?token=tok-1', { session: testSession, pages });
     expect(await screen.findByText('Thank you: ada@example.com is confirmed. Your 50 free credits are on their way: they show on your balance within a few seconds.')).toBeInTheDocument();
     expect(calls.filter((c) => c.path === '/api/auth/email-confirmation/confirm')).toEqual([{ method: 'POST', path: '/api/auth/email-confirmation/confirm', body: { token: 'tok-1' } }]);
@@ -23,8 +24,8 @@ describe('ConfirmEmailPage', () => {
   });
 
   it("shows the server's words for a used or expired link, and works signed out (the link is the proof)", async () => {
-    mockApi({
-      'POST /api/auth/email-confirmation/confirm': { status: 400, body: { error: { code: 'auth/invalid-confirmation-token', message: 'This confirmation link is invalid, already used or expired.' } } },
+    fakeGateway({
+      'POST /api/auth/email-confirmation/confirm': () => apiError(400, 'auth/invalid-confirmation-token', 'This confirmation link is invalid, already used or expired.'),
     });
     renderApp('/confirm-email?token=used', { pages });
     expect(await screen.findByRole('alert')).toHaveTextContent('This confirmation link is invalid, already used or expired.');
@@ -32,7 +33,7 @@ describe('ConfirmEmailPage', () => {
   });
 
   it('says a link without its token is incomplete, and calls nothing', async () => {
-    const { calls } = mockApi({});
+    const { calls } = fakeGateway();
     renderApp('/confirm-email', { pages });
     expect(screen.getByRole('alert')).toHaveTextContent('This confirmation link is incomplete.');
     expect(calls.filter((c) => c.path === '/api/auth/email-confirmation/confirm')).toEqual([]);

@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockApi, renderApp, testSession, type Answer } from '../../../components/testUtils';
+import { renderApp, testSession } from '../../../components/testUtils';
+import { apiError, fakeGateway, json, noContent } from '../../../testing/fakeGateway';
 import LoginPage from './LoginPage';
 
 afterEach(() => {
@@ -9,8 +10,9 @@ afterEach(() => {
 });
 
 const loginPage = [{ path: '/login', element: <LoginPage /> }];
-const answer = (firstLogin: boolean): Answer => ({ body: { idToken: 'a.eyJzdWIiOiJ1MiJ9.b', refreshToken: 'r2', expiresIn: 3600, user: { uid: 'u2', email: 'bo@example.com', firstLogin } } });
-const failure = (status: number, code: string, message: string): Answer => ({ status, body: { error: { code, message } } });
+const signedIn = (firstLogin: boolean, status = 200) =>
+  json({ idToken: 'a.eyJzdWIiOiJ1MiJ9.b', refreshToken: 'r2', expiresIn: 3600, user: { uid: 'u2', email: 'bo@example.com', firstLogin } }, status);
+const providers = (google: boolean) => () => json({ password: true, google });
 
 async function fill(form: HTMLElement, email: string, password?: string) {
   const user = userEvent.setup();
@@ -21,7 +23,7 @@ async function fill(form: HTMLElement, email: string, password?: string) {
 
 describe('LoginPage', () => {
   it('logs in and goes to the uploads list', async () => {
-    const { calls } = mockApi({ 'GET /api/auth/providers': { body: { password: true, google: false } }, 'POST /api/auth/login': answer(false) });
+    const { calls } = fakeGateway({ 'GET /api/auth/providers': providers(false), 'POST /api/auth/login': () => signedIn(false) });
     const { router, store } = renderApp('/login', { pages: loginPage });
     const form = screen.getByRole('form', { name: 'Log in form' });
     const user = await fill(form, 'bo@example.com', 'secret-pass-1');
@@ -32,7 +34,7 @@ describe('LoginPage', () => {
   });
 
   it('signs up and sends a first login to the onboarding', async () => {
-    mockApi({ 'GET /api/auth/providers': { body: { password: true, google: false } }, 'POST /api/auth/signup': { ...answer(true), status: 201 } });
+    fakeGateway({ 'GET /api/auth/providers': providers(false), 'POST /api/auth/signup': () => signedIn(true, 201) });
     const { router } = renderApp('/login', { pages: loginPage });
     await userEvent.setup().click(screen.getByRole('button', { name: 'Sign Up' }));
     const form = screen.getByRole('form', { name: 'Sign up form' });
@@ -42,7 +44,7 @@ describe('LoginPage', () => {
   });
 
   it('shows the spec sentence for a known error and stays in the same mode', async () => {
-    mockApi({ 'POST /api/auth/signup': failure(409, 'auth/email-already-in-use', 'Taken.') });
+    fakeGateway({ 'POST /api/auth/signup': () => apiError(409, 'auth/email-already-in-use', 'Taken.') });
     renderApp('/login', { pages: loginPage });
     await userEvent.setup().click(screen.getByRole('button', { name: 'Sign Up' }));
     const form = screen.getByRole('form', { name: 'Sign up form' });
@@ -53,7 +55,7 @@ describe('LoginPage', () => {
   });
 
   it('after a wrong password says so, keeps the log-in form with the password cleared, and offers a reset', async () => {
-    mockApi({ 'POST /api/auth/login': failure(401, 'auth/invalid-credential', 'Invalid email or password.') });
+    fakeGateway({ 'POST /api/auth/login': () => apiError(401, 'auth/invalid-credential', 'Invalid email or password.') });
     renderApp('/login', { pages: loginPage });
     const form = screen.getByRole('form', { name: 'Log in form' });
     const user = await fill(form, 'bo@example.com', 'wrong-pass-1');
@@ -69,14 +71,14 @@ describe('LoginPage', () => {
   });
 
   it('opens on the Sign Up tab when the address asks for it', () => {
-    mockApi({});
+    fakeGateway();
     renderApp('/login?mode=signup', { pages: loginPage });
     expect(screen.getByRole('form', { name: 'Sign up form' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Sign Up', pressed: true })).toBeInTheDocument();
   });
 
   it('in forgot mode hides the password, sends the reset link and says so in a toast', async () => {
-    const { calls } = mockApi({ 'POST /api/auth/password-reset': { status: 204 } });
+    const { calls } = fakeGateway({ 'POST /api/auth/password-reset': noContent });
     renderApp('/login', { pages: loginPage });
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Forgot password?' }));
@@ -90,7 +92,7 @@ describe('LoginPage', () => {
   });
 
   it('asks for the email when Reset Password is pressed without one, without calling the server', async () => {
-    const { calls } = mockApi({});
+    const { calls } = fakeGateway();
     renderApp('/login', { pages: loginPage });
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Forgot password?' }));
@@ -100,20 +102,20 @@ describe('LoginPage', () => {
   });
 
   it('shows Google sign-in only when the server has it on', async () => {
-    mockApi({ 'GET /api/auth/providers': { body: { password: true, google: true } } });
+    fakeGateway({ 'GET /api/auth/providers': providers(true) });
     const first = renderApp('/login', { pages: loginPage });
     expect(await screen.findByRole('link', { name: /Continue with Google/ })).toHaveAttribute('href', '/api/auth/google/start');
     first.unmount();
     vi.unstubAllGlobals();
 
-    mockApi({ 'GET /api/auth/providers': { body: { password: true, google: false } } });
+    const { calls } = fakeGateway({ 'GET /api/auth/providers': providers(false) });
     renderApp('/login', { pages: loginPage });
-    await waitFor(() => expect(vi.mocked(fetch)).toHaveBeenCalled());
+    await waitFor(() => expect(calls.length).toBeGreaterThan(0));
     expect(screen.queryByRole('link', { name: /Google/ })).not.toBeInTheDocument();
   });
 
   it('signs in with the tokens Google sign-in left in the fragment', async () => {
-    mockApi({});
+    fakeGateway();
     const idToken = `h.${btoa(JSON.stringify({ sub: 'g-1', email: 'gia@example.com' }))}.s`;
     const { router, store } = renderApp(`/login#idToken=${idToken}&refreshToken=rg&expiresIn=3600&firstLogin=true`, { pages: loginPage });
     await waitFor(() => expect(router.state.location.pathname).toBe('/onboarding'));
@@ -121,13 +123,13 @@ describe('LoginPage', () => {
   });
 
   it('shows a Google sign-in error from the fragment', async () => {
-    mockApi({});
+    fakeGateway();
     renderApp('/login#error=auth%2Foauth-failed&message=Google%20sign-in%20was%20cancelled.', { pages: loginPage });
     expect(await screen.findByRole('alert')).toHaveTextContent('An error occurred: Google sign-in was cancelled.');
   });
 
   it('sends a signed-in visitor on to the uploads list', async () => {
-    mockApi({});
+    fakeGateway();
     const { router } = renderApp('/login', { session: testSession, pages: loginPage });
     await waitFor(() => expect(router.state.location.pathname).toBe('/uploads'));
   });

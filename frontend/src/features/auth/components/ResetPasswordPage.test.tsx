@@ -1,7 +1,8 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockApi, renderApp } from '../../../components/testUtils';
+import { renderApp } from '../../../components/testUtils';
+import { apiError, fakeGateway, noContent } from '../../../testing/fakeGateway';
 import ResetPasswordPage, { PASSWORD_RESET_DONE } from './ResetPasswordPage';
 
 afterEach(() => {
@@ -19,7 +20,7 @@ async function submit(password: string, confirm = password) {
 
 describe('ResetPasswordPage', () => {
   it('says a new password ends every session and API token, sets it with the token of the link and offers to log in', async () => {
-    const { calls } = mockApi({ 'POST /api/auth/password-reset/confirm': { status: 204 } });
+    const { calls } = fakeGateway({ 'POST /api/auth/password-reset/confirm': noContent });
     renderApp('/reset-password?token=tok-1', { pages });
     expect(screen.getByText('Setting a new password signs you out everywhere and revokes every API token of your account.')).toBeInTheDocument();
     await submit('brand-new-pass-2');
@@ -30,7 +31,7 @@ describe('ResetPasswordPage', () => {
   });
 
   it('refuses two different passwords before calling the server', async () => {
-    const { calls } = mockApi({});
+    const { calls } = fakeGateway();
     renderApp('/reset-password?token=tok-1', { pages });
     await submit('brand-new-pass-2', 'brand-new-pass-3');
     expect(screen.getByRole('alert')).toHaveTextContent('The two passwords are not the same.');
@@ -38,7 +39,7 @@ describe('ResetPasswordPage', () => {
   });
 
   it("shows the server's words for a used or expired link and a way to get a new one", async () => {
-    mockApi({ 'POST /api/auth/password-reset/confirm': { status: 400, body: { error: { code: 'auth/invalid-reset-token', message: 'This reset link is invalid or has expired.' } } } });
+    fakeGateway({ 'POST /api/auth/password-reset/confirm': () => apiError(400, 'auth/invalid-reset-token', 'This reset link is invalid or has expired.') });
     renderApp('/reset-password?token=old', { pages });
     await submit('brand-new-pass-2');
     expect(await screen.findByRole('alert')).toHaveTextContent('This reset link is invalid or has expired.');

@@ -4,6 +4,7 @@ import { Provider } from 'react-redux';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeStore } from '../../../../lib/store';
 import { ToastHost } from '../../../../components/ToastHost';
+import { fakeGateway } from '../../../../testing/fakeGateway';
 import { viewFromDetails } from '../../model';
 import { sampleDetails } from '../../testing';
 import PresentationView from './PresentationView';
@@ -147,22 +148,18 @@ describe('PresentationView', () => {
 
   it('shows the upload’s presentation.txt from its results address, and says when it is not there yet', async () => {
     const user = userEvent.setup();
-    const asked: string[] = [];
     let ready = true;
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (url: string) => {
-        asked.push(url);
-        return ready ? new Response('Slide 1 (0:00)\nWelcome\n', { headers: { 'content-type': 'text/plain' } }) : new Response('missing', { status: 404 });
-      }),
-    );
+    const { requests } = fakeGateway({
+      'GET http://files.test/results/presentation.txt': () =>
+        ready ? new Response('Slide 1 (0:00)\nWelcome\n', { headers: { 'content-type': 'text/plain' } }) : new Response('missing', { status: 404 }),
+    });
     renderView(TEXTS, 'http://files.test/results/presentation.txt');
     await user.click(screen.getByRole('button', { name: 'Full results file' }));
     const dialog = await screen.findByRole('dialog', { name: 'Presentation text' });
     expect(within(dialog).getByLabelText('Contents of presentation.txt').textContent).toBe('Slide 1 (0:00)\nWelcome\n');
     await user.click(within(dialog).getByRole('button', { name: 'Done' }));
 
-    expect(asked).toEqual(['http://files.test/results/presentation.txt']);
+    expect(requests.map((r) => r.url)).toEqual(['http://files.test/results/presentation.txt']);
 
     ready = false;
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
