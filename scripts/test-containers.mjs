@@ -2,11 +2,13 @@
 // base images and every service image from deploy/Dockerfile, starts docker-compose.yml with
 // docker-compose.local.yml (only the infrastructure images swapped for local ones), waits for every health check,
 // runs the integration suite against the compose gateway, scales the OCR workers to three and kills one
-// mid-upload, then `down -v` and checks that nothing is left. Prints the time of each stage.
+// mid-upload, runs the soak test (a burst of uploads across a broker and a database restart, then deletion and
+// pruning), then `down -v` and checks that nothing is left. Prints the time of each stage.
 //
 // Engine: podman (Debian's), driven by Debian's docker-compose 1.29 through podman's Docker-compatible API
 // socket; see deploy/README.md for why, and for running the same files with Docker.
-// Settings (environment): IT_GATEWAY_PORT (default 18080), IT_KEEP_STACK=1 to leave the stack up at the end.
+// Settings (environment): IT_GATEWAY_PORT (default 18080), IT_KEEP_STACK=1 to leave the stack up at the end,
+// IT_SOAK=0 to skip the soak stage.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -93,7 +95,8 @@ const podman = (args, opts = {}) => run('podman', args, { env: engineEnv, ...opt
 const podmanOut = (args) => check('podman', args, { env: engineEnv });
 
 const envFile = path.join(runDir, '.env');
-const COMPOSE_FILES = ['-f', path.join(ROOT, 'docker-compose.yml'), '-f', path.join(ROOT, 'docker-compose.local.yml')];
+const overrideFile = path.join(runDir, 'docker-compose.it.yml');
+const COMPOSE_FILES = ['-f', path.join(ROOT, 'docker-compose.yml'), '-f', path.join(ROOT, 'docker-compose.local.yml'), '-f', overrideFile];
 const compose = (args, opts = {}) => run('docker-compose', ['--project-directory', ROOT, '-p', PROJECT, ...COMPOSE_FILES, '--env-file', envFile, ...args], { env: engineEnv, cwd: ROOT, ...opts });
 
 /** The secrets of this run only: fresh random values, in a file that is removed at the end. */
@@ -116,8 +119,29 @@ function writeEnvFile() {
     // The suite buys a pack through the simulated checkout, which compose leaves off unless told.
     SIMULATED_CHECKOUT: 'true',
     OBJECT_STORE_SIZE_GB: '4',
+    ...PRUNING,
   };
   writeFileSync(envFile, Object.entries(values).map(([k, v]) => `${k}=${v}\n`).join(''), { mode: 0o600 });
+  writeComposeOverride();
+}
+
+/**
+ * Short pruning for the soak stage, which waits for deleted data to leave the database: a sent event leaves the
+ * outbox at the next pass, and results drops a deleted upload's tombstone and repeats its purge within a minute.
+ * The inbox keeps its shortest allowed window (INBOX_RETENTION_HOURS is at least 2), so its rows stay.
+ */
+const PRUNING = { OUTBOX_RETENTION_MINUTES: '0', MESSAGE_PRUNE_INTERVAL_MS: '5000', PURGE_INTERVAL_MS: '5000', PURGE_REPEAT_MINUTES: '1', PURGE_WINDOW_HOURS: '0.01' };
+
+/**
+ * docker-compose.yml passes only what production needs into the services; this file of the run adds the pruning
+ * settings of the env file (the shared ones to every service, the purge ones to results).
+ */
+function writeComposeOverride() {
+  const from = (keys) => Object.fromEntries(keys.map((k) => [k, `\${${k}}`]));
+  const shared = from(['OUTBOX_RETENTION_MINUTES', 'MESSAGE_PRUNE_INTERVAL_MS']);
+  const services = Object.fromEntries(SERVICES.filter((name) => name !== 'gateway').map((name) => [name, { environment: name === 'results' ? { ...shared, ...from(['PURGE_INTERVAL_MS', 'PURGE_REPEAT_MINUTES', 'PURGE_WINDOW_HOURS']) } : shared }]));
+  // JSON is YAML: compose reads it as the third file.
+  writeFileSync(overrideFile, JSON.stringify({ services }, null, 2));
 }
 
 // ── health checks ───────────────────────────────────────────────────────────────────────────────────────────
@@ -295,6 +319,8 @@ async function main() {
     }
     await vitest('test/containers/workers.containers.ts');
   });
+  // Three ocr-tesseract containers are still up: the soak test's uploads spread over them.
+  if (process.env.IT_SOAK !== '0') await stage('soak: burst, broker and database restarts, deletion', () => vitest('test/containers/soak.containers.ts'));
   await stage('down -v leaves nothing', async () => {
     await compose(['down', '-v', '--remove-orphans', '-t', '20']);
     stackUp = false;
