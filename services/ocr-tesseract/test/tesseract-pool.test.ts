@@ -101,8 +101,8 @@ describe('the Tesseract pool', () => {
     expect((await failureOf(pool.read(images[0]!))).kind).toBe('missing');
   });
 
-  it("spends each read's CPU time from its frame's budget, stops the read that spends the last of it, and reads nothing more of that frame", async () => {
-    const pool = poolOf(tesseract, { lanes: 1 });
+  it("spends each read's CPU time from its frame's budget, stops the reads that spend the last of it, and reads nothing more of that frame", async () => {
+    const pool = poolOf(tesseract, { lanes: 2 });
     const plain = new CpuBudget(60_000);
     expect(textOf(await pool.read(images[0]!, 'eng', plain))).toBe(WORDS[0]);
     expect(plain.spentMs).toBeGreaterThan(0);
@@ -112,9 +112,11 @@ describe('the Tesseract pool', () => {
     const path = join(dir, 'dense.jpg');
     const lines = Array.from({ length: 60 }, (_, i) => ({ text: `${i} ${WORDS.join(' ')} ${WORDS.join(' ')}`, x: 20, y: 40 + i * 36, size: 26, color: 'black' }));
     await makeFrame(path, { width: 2200, height: 2240, background: 'white', texts: lines });
+    const dense = await readFile(path);
+    // Two reads of one frame at once, in two lanes: the budget stops both.
     const budget = new CpuBudget(300);
-    const failure = await failureOf(pool.read(await readFile(path), 'eng', budget));
-    expect(failure.kind).toBe('budget');
+    const failures = await Promise.all([failureOf(pool.read(dense, 'eng', budget)), failureOf(pool.read(dense, 'eng', budget))]);
+    expect(failures.map((f) => f.kind)).toEqual(['budget', 'budget']);
     expect(budget.exhausted).toBe(true);
     const { images: read } = pool.counts;
     expect((await failureOf(pool.read(images[1]!, 'eng', budget))).kind).toBe('budget');

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CpuMeter, type CpuBudget } from './cpu-budget.js';
 import { TesseractError, type TesseractOptions } from './tesseract.js';
@@ -12,8 +12,6 @@ const IDLE_MS = 30_000;
 /** How long a process asked to end may take before it is killed. */
 const END_GRACE_MS = 5_000;
 const STDERR_KEEP = 2_000;
-/** How often a read's CPU time is taken from its budget. */
-const BUDGET_CHECK_MS = 100;
 
 /** A handle that can keep Node's event loop running or not: the child process and its pipes. */
 interface Refable {
@@ -28,8 +26,8 @@ interface Reading {
   rows: string[];
   bytes: number;
   timer: NodeJS.Timeout;
-  /** Spends the read's CPU time from the frame's budget, while it reads and when it ends. */
-  metering?: { meter: CpuMeter; budget: CpuBudget; interval: NodeJS.Timeout };
+  /** Ends the spending of the read's CPU time from the frame's budget (CpuBudget.meter), spending what it used last. */
+  endMetering?: () => void;
   resolve(tsv: string): void;
   reject(err: unknown): void;
 }
@@ -52,6 +50,8 @@ export class TesseractProcess {
   images = 0;
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly blank: string;
+  /** The threads Tesseract computes on: what its CPU time can grow by, at most, per millisecond. */
+  private readonly threads: number;
   private readonly exited: Promise<void>;
   private header = '';
   private partial = '';
@@ -78,6 +78,7 @@ export class TesseractProcess {
     private readonly dir: string,
   ) {
     this.blank = join(dir, 'blank.pgm');
+    this.threads = threadsOf(opts.env);
     const args = ['-', 'stdout', '-l', opts.lang, '-c', 'stream_filelist=1', 'tsv'];
     // Its own process group, so a kill reaches anything it started.
     this.child = spawn(opts.binary, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true, env: opts.env });
@@ -136,11 +137,15 @@ export class TesseractProcess {
     this.nextPage += 2;
     return new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => this.fail(new TesseractError('timeout', `tesseract ran past ${this.opts.timeoutMs} ms`)), this.opts.timeoutMs);
-      const metering = budget && { meter: new CpuMeter(this.child.pid), budget, interval: setInterval(() => this.spend(), BUDGET_CHECK_MS) };
-      this.current = { page, file, rows: [], bytes: 0, timer, metering, resolve, reject };
+      const reading: Reading = { page, file, rows: [], bytes: 0, timer, resolve, reject };
+      this.current = reading;
       this.stderr = '';
       this.keepsNodeUp(true);
       this.child.stdin.write(`${file}\n${this.blank}\n`);
+      if (budget) {
+        const stop = () => this.fail(new TesseractError('budget', `the frame used its ${budget.limitMs} ms of Tesseract CPU time`));
+        reading.endMetering = budget.meter(new CpuMeter(this.child.pid), this.threads, stop);
+      }
     });
   }
 
@@ -179,22 +184,11 @@ export class TesseractProcess {
     }
   }
 
-  /** Spends what the read used since the last check from its budget; a spent budget stops the read. */
-  private spend(): void {
-    const metering = this.current?.metering;
-    if (!metering) return;
-    metering.budget.spend(metering.meter.take());
-    if (metering.budget.exhausted) this.fail(new TesseractError('budget', `the frame used its ${metering.budget.limitMs} ms of Tesseract CPU time`));
-  }
-
   /** Settles the image being read; the process stays up for the next one. */
   private settle(err: TesseractError | null, tsv = ''): void {
     const reading = this.current;
     if (!reading) return;
-    if (reading.metering) {
-      clearInterval(reading.metering.interval);
-      reading.metering.budget.spend(reading.metering.meter.take());
-    }
+    reading.endMetering?.();
     this.current = undefined;
     this.reading = false;
     clearTimeout(reading.timer);
@@ -223,6 +217,15 @@ export class TesseractProcess {
       else handle.unref();
     }
   }
+}
+
+/**
+ * The threads a Tesseract process may compute on: OMP_THREAD_LIMIT of its environment (1, tesseractEnv in config.ts),
+ * else OpenMP's default of one per core.
+ */
+function threadsOf(env: Record<string, string>): number {
+  const limit = Number(env.OMP_THREAD_LIMIT);
+  return Number.isInteger(limit) && limit >= 1 ? limit : availableParallelism();
 }
 
 /** The line of Tesseract's messages that says what went wrong (not its progress lines). */
