@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError, badRequest, checkUrlForm, enqueueEvent, errorText, RefusedDestination, unavailable } from '@frametext/service-kit';
 import { MAX_FRAMES, frameCount, slideDetectionFrames, type MediaContent, type ServerEngine } from '@frametext/contracts';
 import { failUploadIn, finishDownload, lockSilentDownloads, recordDownloadProgress } from '../data/uploads-repo.js';
@@ -119,6 +120,25 @@ export async function startLinkUpload(ctx: UploadContext, caller: Caller, order:
   return { uploadId, framesRequested, maxFrames, creditCost };
 }
 
+/**
+ * A fetch's heartbeat: every `everyMs`, `record` writes its progress (and that it is alive), until `fetchEnded` aborts.
+ * One write at a time: each is awaited before the next wait, so writes never overlap, and none is under way once this
+ * has resolved. `record` answers false when the upload is no longer downloading (deleted meanwhile), which ends the
+ * heartbeat; it handles its own errors. Answers whether it ended so.
+ */
+export async function heartbeat(record: () => Promise<boolean>, fetchEnded: AbortSignal, everyMs = HEARTBEAT_MS): Promise<boolean> {
+  try {
+    for (;;) {
+      await sleep(everyMs, undefined, { signal: fetchEnded });
+      if (!(await record())) return true;
+    }
+  } catch (err) {
+    // The wait is cut short when the fetch ends.
+    if (fetchEnded.aborted) return false;
+    throw err;
+  }
+}
+
 /** Fails a fetch (downloading, or stored and not completed yet) and publishes upload.failed.v1, in one transaction. */
 async function failLinkUpload(ctx: UploadContext, userId: string, uploadId: string, failure: LinkFailure): Promise<void> {
   const failed = await ctx.db.transaction(async (trx) => {
@@ -152,17 +172,21 @@ async function fetchLinkedVideo(ctx: UploadContext, userId: string, uploadId: st
     } }).catch(
     (err: unknown) => err as Error,
   );
-  const heartbeat = setInterval(() => {
+  const recordProgress = async () => {
     const percent = progress.total ? Math.min(99, Math.floor((progress.bytes * 100) / progress.total)) : null;
-    recordDownloadProgress(ctx.db, userId, uploadId, { percent, bytes: progress.bytes }).then(
-      (alive) => {
-        if (alive) return;
-        cancelled = true;
-        stop();
-      },
-      (err: unknown) => ctx.logger.warn({ err, uploadId }, 'could not record the progress of a video by link'),
-    );
-  }, HEARTBEAT_MS);
+    try {
+      return await recordDownloadProgress(ctx.db, userId, uploadId, { percent, bytes: progress.bytes });
+    } catch (err) {
+      ctx.logger.warn({ err, uploadId }, 'could not record the progress of a video by link');
+      return true;
+    }
+  };
+  const fetchEnded = new AbortController();
+  const beating = heartbeat(recordProgress, fetchEnded.signal).then((deleted) => {
+    if (!deleted) return;
+    cancelled = true;
+    stop();
+  });
   try {
     if (proxy instanceof Error) throw proxy;
     dir = await mkdtemp(path.join(tmpdir(), 'frametext-link-'));
@@ -213,7 +237,8 @@ async function fetchLinkedVideo(ctx: UploadContext, userId: string, uploadId: st
     ctx.logger.error({ err, uploadId }, 'a video by link could not be fetched');
     failure = linkFailures.unreachable(`a problem on our side stopped the fetch (${errorText(err)}). Please try again.`);
   } finally {
-    clearInterval(heartbeat);
+    fetchEnded.abort();
+    await beating;
     stopping.removeEventListener('abort', stop);
     if (!(proxy instanceof Error)) await proxy.close();
     if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
