@@ -102,6 +102,7 @@ export async function startService<C extends BaseConfig & { PORT: number }>(def:
     prefetch: config.BUS_PREFETCH,
     maxAttempts: config.BUS_MAX_ATTEMPTS,
     maxInterruptions: config.BUS_MAX_INTERRUPTIONS,
+    queueType: config.BUS_QUEUE_TYPE,
     retryDelayMs: config.BUS_RETRY_DELAY_MS,
     logger,
     db,

@@ -101,8 +101,9 @@ export class BusWorld {
   }
 
   async publishRaw(routingKey: string, body: string): Promise<void> {
-    const ch = await (await this.broker()).createConfirmChannel();
-    await declareExchange(ch, this.exchange);
+    const connection = await this.broker();
+    const ch = await connection.createConfirmChannel();
+    await declareExchange({ connection, channel: ch, queues: { type: 'quorum', maxInterruptions: 2 } }, this.exchange);
     ch.publish(this.exchange, routingKey, Buffer.from(body), { persistent: true, contentType: 'application/json' });
     await ch.waitForConfirms();
     await ch.close();

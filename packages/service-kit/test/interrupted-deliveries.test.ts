@@ -1,12 +1,13 @@
-import { connect } from 'amqplib';
+import { connect, type ConfirmChannel, type GetMessage } from 'amqplib';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Envelope } from '@frametext/contracts';
 import { encodeEnvelope, envelopeProperties } from '../src/bus/codec.js';
 import { ConsumerRunner, DEAD_REASON_HEADER } from '../src/bus/consumer.js';
 import { buildEnvelope } from '../src/bus/outbox.js';
-import { declareExchange, declareServiceQueues, queueNames } from '../src/bus/topology.js';
+import { declareExchange, declareServiceQueues, queueNames, type Declared, type QueueType } from '../src/bus/topology.js';
 import { onPrepared } from '../src/bus/types.js';
 import { TEST_RABBITMQ_URL, TEST_RETRY_POLICY, eventually, testLogger } from '../src/testing/index.js';
-import { BusWorld, sleep, userCreated } from './bus-fixtures.js';
+import { BusWorld, userCreated, type ServiceSchema } from './bus-fixtures.js';
 
 let world: BusWorld | undefined;
 afterEach(async () => {
@@ -16,61 +17,99 @@ afterEach(async () => {
 
 const MAX_INTERRUPTIONS = 2;
 
+/** Declares the service's queues as `declaredAs` (what an earlier release left), then as `type` (what this one asks). */
+async function declare(w: BusWorld, service: string, type: QueueType, declaredAs: QueueType = type): Promise<{ channel: ConfirmChannel; declared: Declared & { brokerLimitsDeliveries: boolean } }> {
+  const connection = await w.broker();
+  const channel = await connection.createConfirmChannel();
+  const as = (t: QueueType) => ({ connection, channel, queues: { type: t, maxInterruptions: MAX_INTERRUPTIONS } });
+  if (declaredAs !== type) {
+    await declareExchange(as(declaredAs), w.exchange);
+    await declareServiceQueues(as(declaredAs), w.exchange, service, ['user.created.v1'], TEST_RETRY_POLICY);
+  }
+  await declareExchange(as(type), w.exchange);
+  return { channel, declared: await declareServiceQueues(as(type), w.exchange, service, ['user.created.v1'], TEST_RETRY_POLICY) };
+}
+
+/**
+ * Publishes one message, then starts worker after worker that takes it and dies in the middle of it (its connection
+ * goes away with the message unacked), until the message is in the dead-letter queue.
+ */
+async function dieOnIt(w: BusWorld, s: ServiceSchema, service: string, publisher: { channel: ConfirmChannel }, brokerLimitsDeliveries: boolean) {
+  const envelope = buildEnvelope('user.created.v1', userCreated());
+  publisher.channel.publish(w.exchange, 'user.created.v1', encodeEnvelope(envelope), envelopeProperties(envelope));
+  await publisher.channel.waitForConfirms();
+  let started = 0;
+  const fatal = onPrepared(
+    'user.created.v1',
+    () => {
+      started++;
+      return new Promise<never>(() => undefined);
+    },
+    async () => undefined,
+  );
+  const dlq = queueNames(service).dlq;
+  for (;;) {
+    const connection = await connect(TEST_RABBITMQ_URL);
+    connection.on('error', () => undefined);
+    const publisherChannel = await connection.createConfirmChannel();
+    const consumer = await connection.createChannel();
+    const runner = new ConsumerRunner({
+      service,
+      db: s.db,
+      logger: testLogger('dying-worker'),
+      prefetch: 1,
+      ...TEST_RETRY_POLICY,
+      maxInterruptions: MAX_INTERRUPTIONS,
+      consumers: [fatal],
+      sendToQueue: async (queue, content, options) => {
+        publisherChannel.sendToQueue(queue, content, options);
+        await publisherChannel.waitForConfirms();
+      },
+    });
+    const before = started;
+    await runner.attach({ connection, publisher: publisherChannel, consumer }, brokerLimitsDeliveries);
+    const outcome = await eventually(async () => (started > before ? 'died' : (await w.messageCount(dlq)) === 1 ? 'dead-lettered' : undefined), 10_000, 20);
+    // Closing the connection waits for the broker to take what was sent on it (the ack of a dead-lettered message).
+    await connection.close();
+    if (outcome === 'dead-lettered') break;
+  }
+  const dead: GetMessage[] = await w.drain(dlq);
+  return { started, dead: dead[0]!, envelope: envelope as Envelope };
+}
+
 describe('a message that kills its worker', () => {
-  it(`is dead-lettered with the reason once more than ${MAX_INTERRUPTIONS} deliveries ended with no answer, instead of coming back forever`, async () => {
+  it(`is dead-lettered by its quorum queue once ${MAX_INTERRUPTIONS + 1} deliveries ended with no answer, instead of coming back forever`, async () => {
     const w = (world = new BusWorld());
     const s = await w.schema();
     const service = w.serviceName();
-    const admin = await (await w.broker()).createConfirmChannel();
-    await declareExchange(admin, w.exchange);
-    await declareServiceQueues(admin, w.exchange, service, ['user.created.v1'], TEST_RETRY_POLICY);
-    const envelope = buildEnvelope('user.created.v1', userCreated());
-    admin.publish(w.exchange, 'user.created.v1', encodeEnvelope(envelope), envelopeProperties(envelope));
-    await admin.waitForConfirms();
+    const publisher = await declare(w, service, 'quorum');
+    expect(publisher.declared).toEqual({ kept: [], brokerLimitsDeliveries: true });
 
-    // Each "worker" takes the message and dies in the middle of it: its connection goes away with the message unacked.
-    let started = 0;
-    const fatal = onPrepared(
-      'user.created.v1',
-      () => {
-        started++;
-        return new Promise<never>(() => undefined);
-      },
-      async () => undefined,
-    );
-    for (let worker = 1; worker <= MAX_INTERRUPTIONS + 2; worker++) {
-      const connection = await connect(TEST_RABBITMQ_URL);
-      connection.on('error', () => undefined);
-      const publisher = await connection.createConfirmChannel();
-      const consumer = await connection.createChannel();
-      const runner = new ConsumerRunner({
-        service,
-        db: s.db,
-        logger: testLogger('dying-worker'),
-        prefetch: 1,
-        ...TEST_RETRY_POLICY,
-        maxInterruptions: MAX_INTERRUPTIONS,
-        consumers: [fatal],
-        sendToQueue: async (queue, content, options) => {
-          publisher.sendToQueue(queue, content, options);
-          await publisher.waitForConfirms();
-        },
-      });
-      await runner.attach({ connection, publisher, consumer });
-      if (worker <= MAX_INTERRUPTIONS + 1) {
-        await eventually(() => started === worker, 10_000, 10);
-        await connection.close();
-      } else {
-        // This delivery is not handled: the message goes to the dead-letter queue and is acked.
-        const dead = await eventually(async () => ((await w.messageCount(queueNames(service).dlq)) === 1 ? w.drain(queueNames(service).dlq) : undefined), 10_000, 50);
-        expect(String(dead[0]!.properties.headers?.[DEAD_REASON_HEADER])).toMatch(/stopped 3 times with no answer \(the worker died/);
-        expect(JSON.parse(dead[0]!.content.toString())).toMatchObject({ id: envelope.id });
-        await sleep(200);
-        expect(await w.messageCount(service)).toBe(0);
-        await connection.close();
-      }
-    }
+    const { started, dead, envelope } = await dieOnIt(w, s, service, publisher, true);
     expect(started).toBe(MAX_INTERRUPTIONS + 1);
+    expect(JSON.parse(dead.content.toString())).toMatchObject({ id: envelope.id });
+    // The broker says why: its newest x-death entry names the queue and the delivery limit.
+    expect((dead.properties.headers?.['x-death'] as { reason: string; queue: string }[])[0]).toMatchObject({ reason: 'delivery_limit', queue: service });
+    expect(await w.messageCount(service)).toBe(0);
+    // The broker counted: the service wrote no row of its own.
+    expect(await s.db('interrupted_deliveries').count({ n: '*' }).first()).toEqual({ n: 0 });
+  }, 60_000);
+
+  it.each([
+    ['classic queues (BUS_QUEUE_TYPE=classic)', 'classic', 'classic'],
+    ['classic queues an earlier release left, kept as they are', 'quorum', 'classic'],
+  ] as const)(`is dead-lettered with the reason by the service on %s, after ${MAX_INTERRUPTIONS + 1} deliveries with no answer`, async (_, type, declaredAs) => {
+    const w = (world = new BusWorld());
+    const s = await w.schema();
+    const service = w.serviceName();
+    const publisher = await declare(w, service, type, declaredAs);
+    expect(publisher.declared.brokerLimitsDeliveries).toBe(false);
+
+    const { started, dead, envelope } = await dieOnIt(w, s, service, publisher, false);
+    expect(started).toBe(MAX_INTERRUPTIONS + 1);
+    expect(String(dead.properties.headers?.[DEAD_REASON_HEADER])).toMatch(/stopped 3 times with no answer \(the worker died/);
+    expect(JSON.parse(dead.content.toString())).toMatchObject({ id: envelope.id });
+    expect(await w.messageCount(service)).toBe(0);
     expect(await s.db('interrupted_deliveries').count({ n: '*' }).first()).toEqual({ n: 0 });
   }, 60_000);
 });

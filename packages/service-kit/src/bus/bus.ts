@@ -40,11 +40,19 @@ export function createBus(opts: BusOptions): Bus {
     logger: log,
     wantsConsumerChannel: () => runners.length > 0,
     async setup(session: BrokerSession) {
-      await declareExchange(session.publisher, opts.exchange);
-      if (!session.consumer) return;
-      for (const { queue, runner } of runners) {
-        await declareServiceQueues(session.consumer, opts.exchange, queue, runner.bindings(), { retryDelayMs: opts.retryDelayMs, maxAttempts: opts.maxAttempts });
-        await runner.attach(session);
+      const queues = { type: opts.queueType ?? 'quorum', maxInterruptions: opts.maxInterruptions };
+      const kept = (await declareExchange({ connection: session.connection, channel: session.publisher, queues }, opts.exchange)).kept;
+      const consumer = session.consumer;
+      if (consumer) {
+        for (const { queue, runner } of runners) {
+          const policy = { retryDelayMs: opts.retryDelayMs, maxAttempts: opts.maxAttempts };
+          const declared = await declareServiceQueues({ connection: session.connection, channel: consumer, queues }, opts.exchange, queue, runner.bindings(), policy);
+          kept.push(...declared.kept);
+          await runner.attach(session, declared.brokerLimitsDeliveries);
+        }
+      }
+      if (kept.length > 0) {
+        log.warn({ queues: kept, wanted: queues.type }, 'queues exist with other arguments than this release declares (classic queues of an earlier release?) and are kept as they are: see docs/operations.md, Moving to quorum queues');
       }
     },
     onReady() {

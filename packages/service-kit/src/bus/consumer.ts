@@ -22,7 +22,10 @@ export interface ConsumerRunnerOptions {
   logger: Logger;
   prefetch: number;
   maxAttempts: number;
-  /** Deliveries of one attempt that may end without an answer (the worker died) before it is dead-lettered. */
+  /**
+   * Deliveries of one attempt that may end without an answer (the worker died) before it is dead-lettered, counted
+   * here when the queue does not count them itself (see `attach`).
+   */
   maxInterruptions: number;
   retryDelayMs: number;
   consumers: Consumer[];
@@ -39,10 +42,21 @@ function attemptOf(msg: ConsumeMessage): number {
   return Number.isInteger(n) && n >= 1 ? n : 1;
 }
 
-/** The message's headers without the broker's dead-lettering history (it rebuilds that itself). */
+/** Headers a quorum queue adds to a redelivered message: its deliveries that ended with no answer. */
+const BROKER_COUNT_HEADERS = ['x-delivery-count', 'x-acquired-count'];
+
+/** Deliveries of this message that ended with no answer, as its quorum queue counts them (0 from a classic queue). */
+function brokerInterruptions(msg: ConsumeMessage): number {
+  const n = Number(msg.properties.headers?.['x-delivery-count']);
+  return Number.isInteger(n) && n > 0 ? n : 0;
+}
+
+/** The message's headers without what the broker keeps (its dead-lettering history and delivery counts). */
 function ownHeaders(msg: ConsumeMessage): Record<string, unknown> {
   const headers: Record<string, unknown> = { ...msg.properties.headers };
-  for (const key of Object.keys(headers)) if (key === 'x-death' || key.startsWith('x-first-death') || key.startsWith('x-last-death')) delete headers[key];
+  for (const key of Object.keys(headers)) {
+    if (key === 'x-death' || key.startsWith('x-first-death') || key.startsWith('x-last-death') || BROKER_COUNT_HEADERS.includes(key)) delete headers[key];
+  }
   // Back from the retry queue, a message's routing key is the queue name; keep the one it was published with.
   headers['x-original-routing-key'] ??= msg.fields.routingKey;
   return headers;
@@ -105,8 +119,12 @@ export class ConsumerRunner {
     return this.opts.consumers.map((c) => c.binding ?? c.type);
   }
 
-  /** Starts consuming on a fresh session (first connect and every reconnect). */
-  async attach(session: BrokerSession): Promise<void> {
+  /**
+   * Starts consuming on a fresh session (first connect and every reconnect). `brokerLimitsDeliveries`: the queue is a
+   * quorum queue with the delivery limit, which dead-letters a message whose worker keeps dying; otherwise each start
+   * is counted in `interrupted_deliveries`.
+   */
+  async attach(session: BrokerSession, brokerLimitsDeliveries: boolean): Promise<void> {
     const channel = session.consumer;
     if (!channel || this.stopping) return;
     await channel.prefetch(this.opts.prefetch);
@@ -119,7 +137,7 @@ export class ConsumerRunner {
         }
         // Not acked: it goes back to the queue when the channel closes.
         if (this.stopping) return;
-        const work = this.handle(channel, msg);
+        const work = this.handle(channel, msg, !brokerLimitsDeliveries);
         this.inFlight.add(work);
         void work.finally(() => this.inFlight.delete(work));
       },
@@ -137,7 +155,7 @@ export class ConsumerRunner {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
-  private async handle(channel: Channel, msg: ConsumeMessage): Promise<void> {
+  private async handle(channel: Channel, msg: ConsumeMessage, countStarts: boolean): Promise<void> {
     try {
       const decoded = decodeMessage(msg.content);
       if (!decoded.ok) {
@@ -165,7 +183,7 @@ export class ConsumerRunner {
       );
       try {
         await context.with(trace.setSpan(parent, span), () =>
-          runWithContext({ correlationId: envelope.correlationId, causationId: envelope.id }, () => this.handleEnvelope(channel, msg, envelope)),
+          runWithContext({ correlationId: envelope.correlationId, causationId: envelope.id }, () => this.handleEnvelope(channel, msg, envelope, countStarts)),
         );
       } finally {
         span.end();
@@ -181,7 +199,7 @@ export class ConsumerRunner {
     }
   }
 
-  private async handleEnvelope(channel: Channel, msg: ConsumeMessage, envelope: Envelope): Promise<void> {
+  private async handleEnvelope(channel: Channel, msg: ConsumeMessage, envelope: Envelope, countStarts: boolean): Promise<void> {
     const consumer = this.byType.get(envelope.type);
     if (!consumer) {
       const reason = `${this.opts.service} has no consumer for ${envelope.type}`;
@@ -193,17 +211,18 @@ export class ConsumerRunner {
     }
     const attempt = attemptOf(msg);
     const log = this.opts.logger.child({ eventId: envelope.id, eventType: envelope.type, attempt });
-    const starts = await countStart(this.opts.db, envelope.id, attempt);
-    if (starts - 1 > this.opts.maxInterruptions) {
-      const reason = `its handling stopped ${starts - 1} times with no answer (the worker died: out of memory, killed or evicted)`;
-      log.error({ interruptions: starts - 1 }, `message sent to the dead-letter queue: ${reason}`);
+    const interruptions = countStarts ? (await countStart(this.opts.db, envelope.id, attempt)) - 1 : brokerInterruptions(msg);
+    const forget = (db: Knex) => (countStarts ? forgetStarts(db, envelope.id) : Promise.resolve());
+    if (interruptions > this.opts.maxInterruptions) {
+      const reason = `its handling stopped ${interruptions} times with no answer (the worker died: out of memory, killed or evicted)`;
+      log.error({ interruptions }, `message sent to the dead-letter queue: ${reason}`);
       await this.deadLetter(msg, { [DEAD_REASON_HEADER]: reason, [ATTEMPT_HEADER]: attempt });
       this.ack(channel, msg);
       this.count('dead_lettered');
-      await forgetStarts(this.opts.db, envelope.id).catch(() => undefined);
+      await forget(this.opts.db).catch(() => undefined);
       return;
     }
-    if (starts > 1) log.warn({ interruptions: starts - 1 }, 'handling again: an earlier delivery ended with no answer');
+    if (interruptions > 0) log.warn({ interruptions }, 'handling again: an earlier delivery ended with no answer');
     try {
       let prepared: unknown;
       if (consumer.prepare) {
@@ -212,7 +231,7 @@ export class ConsumerRunner {
           log.info('already handled; redelivery ignored');
           this.ack(channel, msg);
           this.count('duplicate');
-          await forgetStarts(this.opts.db, envelope.id).catch(() => undefined);
+          await forget(this.opts.db).catch(() => undefined);
           return;
         }
         const prepare = consumer.prepare;
@@ -222,7 +241,7 @@ export class ConsumerRunner {
       const afterCommit = (work: () => Promise<unknown>) => void committed.push(work);
       const handled = await inSpan(this.tracer, 'commit', () => this.opts.db.transaction(async (trx) => {
         const inserted = await trx('inbox').insert({ message_id: envelope.id, type: envelope.type }).onConflict('message_id').ignore().returning('message_id');
-        await forgetStarts(trx, envelope.id);
+        await forget(trx);
         if (inserted.length === 0) return false;
         await consumer.handler(envelope as never, { trx, log, attempt, prepared, afterCommit });
         return true;
@@ -250,7 +269,7 @@ export class ConsumerRunner {
         this.count('retried');
       }
       this.ack(channel, msg);
-      await forgetStarts(this.opts.db, envelope.id).catch(() => undefined);
+      await forget(this.opts.db).catch(() => undefined);
     }
   }
 

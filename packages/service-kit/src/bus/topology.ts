@@ -1,4 +1,5 @@
-import type { Channel } from 'amqplib';
+import type { Channel, ChannelModel } from 'amqplib';
+import { checkQueue } from './queue-probe.js';
 
 /** How a consuming service retries: a failed attempt n waits retryDelayMs * 2^(n-1), up to maxAttempts attempts. */
 export interface RetryPolicy {
@@ -45,15 +46,63 @@ export function unroutedName(exchange: string): string {
 }
 
 /**
+ * What durable queues are declared as. Quorum queues count each message's deliveries themselves: the work queue
+ * dead-letters a message to its `.dlq` once `maxInterruptions` + 1 deliveries ended with no answer.
+ */
+export interface QueueSettings {
+  type: QueueType;
+  maxInterruptions: number;
+}
+
+export type QueueType = 'quorum' | 'classic';
+
+/** Where topology is declared: exchanges and bindings on `channel`; each queue on a channel of its own, since a refused declaration closes its channel. */
+export interface Declaring {
+  connection: ChannelModel;
+  channel: Channel;
+  queues: QueueSettings;
+}
+
+/** What a declaration left: the queues that exist with other arguments and were kept as they are. */
+export interface Declared {
+  kept: string[];
+}
+
+/**
+ * Declares a durable queue with `args` (plus the queue type, and at-least-once dead-lettering on a quorum queue that
+ * dead-letters). A queue that already exists with other arguments (a classic queue from an earlier release, or
+ * another delivery limit) makes the broker refuse with PRECONDITION_FAILED: it is then kept as it is, and reported.
+ */
+async function declareQueue(d: Declaring, name: string, args: Record<string, unknown>, declared: Declared): Promise<boolean> {
+  const quorum = d.queues.type === 'quorum';
+  const deadLetters = quorum && 'x-dead-letter-exchange' in args ? { 'x-dead-letter-strategy': 'at-least-once', 'x-overflow': 'reject-publish' } : {};
+  const channel = await d.connection.createChannel();
+  channel.on('error', () => undefined);
+  try {
+    await channel.assertQueue(name, { durable: true, arguments: { ...(quorum ? { 'x-queue-type': 'quorum' } : {}), ...args, ...deadLetters } });
+    return true;
+  } catch (err) {
+    // The broker refuses other things with 406 too (an argument it does not know): only an existing queue is kept.
+    if ((err as { code?: unknown }).code !== 406 || !(await checkQueue(d.connection, name))) throw err;
+    declared.kept.push(name);
+    return false;
+  } finally {
+    await channel.close().catch(() => undefined);
+  }
+}
+
+/**
  * The one topic exchange, with an alternate exchange so that a message no queue is bound for is kept in the
  * durable queue `<exchange>.unrouted` (visible to operators, re-publishable) instead of being dropped.
  */
-export async function declareExchange(channel: Channel, exchange: string): Promise<void> {
+export async function declareExchange(d: Declaring, exchange: string): Promise<Declared> {
+  const declared: Declared = { kept: [] };
   const unrouted = unroutedName(exchange);
-  await channel.assertExchange(unrouted, 'fanout', { durable: true });
-  await channel.assertQueue(unrouted, { durable: true });
-  await channel.bindQueue(unrouted, unrouted, '');
-  await channel.assertExchange(exchange, 'topic', { durable: true, alternateExchange: unrouted });
+  await d.channel.assertExchange(unrouted, 'fanout', { durable: true });
+  await declareQueue(d, unrouted, {}, declared);
+  await d.channel.bindQueue(unrouted, unrouted, '');
+  await d.channel.assertExchange(exchange, 'topic', { durable: true, alternateExchange: unrouted });
+  return declared;
 }
 
 /**
@@ -61,16 +110,24 @@ export async function declareExchange(channel: Channel, exchange: string): Promi
  * wait that long (the queue's own TTL) and then go back to `<service>` through the default exchange, so a long wait
  * never holds back a shorter one behind it; and `<service>.dlq`. Declaring is idempotent, so it runs again after every
  * reconnect; a changed delay makes new queues (the old ones empty themselves into `<service>` as their messages expire).
+ * `brokerLimitsDeliveries` says whether `<service>` is a quorum queue with this delivery limit, dead-lettering to
+ * `<service>.dlq`; otherwise the consumer counts interrupted deliveries itself.
  */
-export async function declareServiceQueues(channel: Channel, exchange: string, service: string, bindings: string[], policy: RetryPolicy): Promise<void> {
+export async function declareServiceQueues(
+  d: Declaring,
+  exchange: string,
+  service: string,
+  bindings: string[],
+  policy: RetryPolicy,
+): Promise<Declared & { brokerLimitsDeliveries: boolean }> {
+  const declared: Declared = { kept: [] };
   const q = queueNames(service);
-  await channel.assertQueue(q.main, { durable: true });
-  for (const pattern of new Set(bindings)) await channel.bindQueue(q.main, exchange, pattern);
+  await declareQueue(d, q.dlq, {}, declared);
+  const limit = d.queues.type === 'quorum' ? { 'x-delivery-limit': d.queues.maxInterruptions, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': q.dlq } : {};
+  const brokerLimitsDeliveries = (await declareQueue(d, q.main, limit, declared)) && d.queues.type === 'quorum';
+  for (const pattern of new Set(bindings)) await d.channel.bindQueue(q.main, exchange, pattern);
   for (const delay of retryDelays(policy)) {
-    await channel.assertQueue(retryQueueName(service, delay), {
-      durable: true,
-      arguments: { 'x-message-ttl': delay, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': q.main },
-    });
+    await declareQueue(d, retryQueueName(service, delay), { 'x-message-ttl': delay, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': q.main }, declared);
   }
-  await channel.assertQueue(q.dlq, { durable: true });
+  return { ...declared, brokerLimitsDeliveries };
 }

@@ -2,6 +2,7 @@ import type { Envelope, EventData, EventType } from '@frametext/contracts';
 import type { Knex } from '../db/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { QueueStats } from './queue-probe.js';
+import type { QueueType } from './topology.js';
 import type { ServiceMetrics } from '../metrics/definitions.js';
 import type { TraceCarrier } from '../tracing/tracing.js';
 import type { Tracer } from '@opentelemetry/api';
@@ -82,8 +83,13 @@ export interface BusOptions {
   service: string;
   prefetch: number;
   maxAttempts: number;
-  /** Deliveries of one attempt that may end with no answer (the worker died) before the message is dead-lettered. */
+  /**
+   * Deliveries of one attempt that may end with no answer (the worker died) before the message is dead-lettered: a
+   * quorum work queue's delivery limit, or counted by the consumer on any other queue.
+   */
   maxInterruptions: number;
+  /** What the durable queues are declared as; an existing queue with other arguments is kept as it is. Default quorum. */
+  queueType?: QueueType;
   retryDelayMs: number;
   logger: Logger;
   /** The service's database (its schema holds outbox and inbox). Required to consume or to run the relay. */

@@ -51,6 +51,13 @@ export const baseConfigShape = {
    * it goes to the dead-letter queue, so a message that kills every worker that takes it does not come back forever.
    */
   BUS_MAX_INTERRUPTIONS: z.coerce.number().int().min(0).max(50).default(3),
+  /**
+   * What the service declares its durable queues as: `quorum` (the broker keeps each message's delivery count and
+   * dead-letters it past BUS_MAX_INTERRUPTIONS) or `classic` (the service counts interrupted deliveries itself). A
+   * queue that already exists with another type or other arguments is kept as it is (docs/operations.md, Moving to
+   * quorum queues).
+   */
+  BUS_QUEUE_TYPE: z.enum(['quorum', 'classic']).default('quorum'),
   BUS_RETRY_DELAY_MS: z.coerce.number().int().min(10).default(5_000),
   /**
    * Minutes a published event stays in the outbox (it carries its payload, recognised text included) before the
