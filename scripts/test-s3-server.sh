@@ -6,6 +6,9 @@
 #   scripts/test-s3-server.sh          start (or reuse); prints KEY=VALUE lines and writes them to $RGW_TEST_DIR/s3.env
 #   scripts/test-s3-server.sh stop     stops the daemons this script started (by their pid files) and removes the folder
 #
+# S3_ENDPOINT takes path-style requests. S3_VIRTUAL_ENDPOINT is the same gateway by its DNS name (rgw dns name), so it
+# also takes virtual-host-style ones at <bucket>.localhost; callers resolve those names to 127.0.0.1 themselves.
+#
 # Needs the Debian packages radosgw ceph-mon ceph-osd ceph-common. Exit code 2 means "not installed",
 # 1 means "did not come up" (the reason goes to stderr); callers skip their S3 tests then.
 set -euo pipefail
@@ -16,7 +19,9 @@ MON_PORT="${RGW_TEST_MON_PORT:-13300}"
 ACCESS_KEY="frametext-test-access"
 SECRET_KEY="frametext-test-secret-key-0123456789"
 CONF="$DIR/ceph.conf"
+DNS_NAME="localhost"
 ENDPOINT="http://127.0.0.1:$RGW_PORT"
+VIRTUAL_ENDPOINT="http://$DNS_NAME:$RGW_PORT"
 DEADLINE=$((SECONDS + ${RGW_TEST_TIMEOUT:-90}))
 
 log() { echo "test-s3-server: $*" >&2; }
@@ -51,11 +56,11 @@ for bin in ceph-mon ceph-osd radosgw radosgw-admin monmaptool ceph ceph-authtool
 done
 
 print_env() {
-  printf 'S3_ENDPOINT=%s\nS3_ACCESS_KEY=%s\nS3_SECRET_KEY=%s\n' "$ENDPOINT" "$ACCESS_KEY" "$SECRET_KEY" | tee "$DIR/s3.env"
+  printf 'S3_ENDPOINT=%s\nS3_VIRTUAL_ENDPOINT=%s\nS3_ACCESS_KEY=%s\nS3_SECRET_KEY=%s\n' "$ENDPOINT" "$VIRTUAL_ENDPOINT" "$ACCESS_KEY" "$SECRET_KEY" | tee "$DIR/s3.env"
 }
 
-# Reuse: the gateway answers and our user exists.
-if [ -f "$DIR/s3.env" ] && curl -fsS -o /dev/null --max-time 3 "$ENDPOINT/" 2>/dev/null; then
+# Reuse: the gateway answers, our user exists and the cluster was set up with today's settings.
+if [ -f "$DIR/s3.env" ] && grep -qx "rgw dns name = $DNS_NAME" "$CONF" 2>/dev/null && curl -fsS -o /dev/null --max-time 3 "$ENDPOINT/" 2>/dev/null; then
   print_env
   exit 0
 fi
@@ -101,7 +106,7 @@ osd data = $DIR/osd0
 [client.rgw]
 rgw frontends = beast endpoint=127.0.0.1:$RGW_PORT
 rgw data = $DIR/rgw
-rgw dns name = 127.0.0.1
+rgw dns name = $DNS_NAME
 EOF
 
 # The daemons fork into the background: they must not inherit the lock's descriptor (9), or they would hold the

@@ -1,7 +1,9 @@
 import type { Express, Request, RequestHandler } from 'express';
+import type { LookupFunction } from 'node:net';
 import helmet from 'helmet';
 import {
   AppError,
+  bucketAddress,
   FsObjectStorage,
   assertApiTokenAllowed,
   RevokedSessions,
@@ -22,6 +24,7 @@ import {
   tracingSettings,
   type AccessTokenVerifier,
   type ApiTokenRequirement,
+  type BucketAddress,
   type HttpApp,
   type Logger,
   type ObjectStorage,
@@ -58,11 +61,13 @@ export interface Gateway {
 
 export interface GatewayDeps {
   logger: Logger;
+  /** Resolves the object store's host names; default the system's resolver. */
+  storeLookup?: LookupFunction;
 }
 
 /** Builds the gateway from its settings: security headers, the API route table, /files, the SPA, JSON errors. */
 export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway {
-  const { logger } = deps;
+  const { logger, storeLookup } = deps;
   const feed = revocationsUrl(config);
   const revoked = feed
     ? new RevokedSessions(httpRevocationSource(feed, new WorkloadCredentials(config.SERVICE_TOKEN_SECRET, 'gateway')), config.REVOCATIONS_POLL_MS, logger)
@@ -90,7 +95,8 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
   const storeProxy = createProxy({
     timeoutMs: config.STORAGE_PROXY_TIMEOUT_MS,
     bodyLimitBytes: config.STORAGE_BODY_LIMIT_BYTES,
-    preserveHost: true,
+    lookup: storeLookup,
+    hideClientHost: true,
     body: { idleMs: config.STORAGE_BODY_IDLE_TIMEOUT_MS },
   });
 
@@ -117,7 +123,10 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
   app.use(GOOGLE_PREFIX, googleNotFound, googleErrorHandler(logger));
 
   if (storage instanceof FsObjectStorage) app.use('/files', createFsObjectRouter(storage, { bodyIdleTimeoutMs: config.STORAGE_BODY_IDLE_TIMEOUT_MS }));
-  if (config.STORAGE_DRIVER === 's3' && config.S3_ENDPOINT) app.use(`/${config.STORAGE_BUCKET}`, objectStorePassThrough(storeProxy, config.S3_ENDPOINT));
+  if (config.STORAGE_DRIVER === 's3' && config.S3_ENDPOINT) {
+    const address = bucketAddress(config.S3_ENDPOINT, config.STORAGE_BUCKET, config.S3_ADDRESSING);
+    app.use(`/${config.STORAGE_BUCKET}`, objectStorePassThrough(storeProxy, address));
+  }
   app.use(spaRouter(config.SPA_DIR));
   finishHttpApp(app, logger);
 
@@ -195,12 +204,14 @@ function bearerOf(authorization: string | undefined): string | undefined {
 }
 
 /**
- * With the s3 driver, presigned URLs point at the gateway's own origin (STORAGE_PUBLIC_URL) under the bucket's
- * path, and the gateway passes them to the object store with the Host header the URL was signed for. The store
- * itself stays on the private network, and the browser's PUTs are same-origin (no CORS on the store).
+ * With the s3 driver, presigned URLs point at the gateway's own origin (S3_PUBLIC_ENDPOINT) as `/<bucket>/<key>`,
+ * but are signed for the bucket's address on the store: the gateway sends `<key>` there, in the store's addressing
+ * style, and the Host is the store's, never the browser's. The store itself stays on the private network, and the
+ * browser's PUTs are same-origin (no CORS on the store).
  */
-function objectStorePassThrough(store: Proxy, endpoint: string): RequestHandler {
-  return (req, res, next) => store.forward(req, res, next, { name: 'object storage', baseUrl: endpoint });
+function objectStorePassThrough(store: Proxy, address: BucketAddress): RequestHandler {
+  // req.url is what follows the bucket's mount path.
+  return (req, res, next) => store.forward(req, res, next, { name: 'object storage', baseUrl: address.origin, path: address.pathPrefix + req.url });
 }
 
 function securityHeaders(config: GatewayConfig): RequestHandler {

@@ -1,5 +1,6 @@
 import http, { type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
+import type { LookupFunction } from 'node:net';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, CORRELATION_HEADER, TRACE_HEADERS, traceHeaders, watchBody, type BodyClock } from '@frametext/service-kit';
 
@@ -8,8 +9,13 @@ export interface ProxyOptions {
   timeoutMs: number;
   /** Largest request body forwarded, checked from Content-Length and again while streaming. */
   bodyLimitBytes: number;
-  /** Keep the client's Host header (S3 presigned URLs sign it); otherwise the target's host is sent. */
-  preserveHost?: boolean;
+  /** Resolves the targets' host names; default the system's resolver. */
+  lookup?: LookupFunction;
+  /**
+   * Send no X-Forwarded-Host. For the object store: some S3 servers check signatures against it instead of Host,
+   * and presigned URLs are signed for the store's own host, never the client's.
+   */
+  hideClientHost?: boolean;
   /**
    * Clocks on the client's body: API calls get a total time (a trickled or stalled body must not hold two sockets
    * for minutes), uploads an idle time (they may be large and slow, but not silent). Either answers 408.
@@ -20,6 +26,8 @@ export interface ProxyOptions {
 export interface ProxyTarget {
   name: string;
   baseUrl: string;
+  /** Path and query sent, after the base URL's path; default the request's own. */
+  path?: string;
 }
 
 export interface Proxy {
@@ -28,7 +36,7 @@ export interface Proxy {
   close(): void;
 }
 
-// Connection-scoped headers (RFC 9110 7.6.1) never travel through a proxy; `host` is the target's.
+// Connection-scoped headers (RFC 9110 7.6.1) never travel through a proxy; `host` is always the target's.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
 // Set by the gateway alone: a client must not choose its correlation id or its forwarding chain. Its trace context
 // goes on as the gateway's own span, a child of the client's (the gateway decides what is recorded).
@@ -42,7 +50,7 @@ export function createProxy(opts: ProxyOptions): Proxy {
   // being closed (ECONNRESET, a 503 for nothing). Node shortens the pool's idle time to a server's `Keep-Alive:
   // timeout=N` hint (N - 1 s; the services say 5 s), but only below the agent's own timeout: without one it keeps
   // idle sockets forever. So the agent has one, for servers that give no hint.
-  const agentOptions = { keepAlive: true, maxSockets: 256, timeout: POOL_IDLE_MS };
+  const agentOptions = { keepAlive: true, maxSockets: 256, timeout: POOL_IDLE_MS, ...(opts.lookup ? { lookup: opts.lookup } : {}) };
   const agents = {
     'http:': new http.Agent(agentOptions),
     'https:': new https.Agent(agentOptions),
@@ -64,13 +72,12 @@ export function createProxy(opts: ProxyOptions): Proxy {
       headers['x-forwarded-for'] = req.ip ?? req.socket.remoteAddress ?? '';
       // req.protocol repeats a trusted proxy's X-Forwarded-Proto as it comes; only the two real answers travel on.
       headers['x-forwarded-proto'] = req.protocol === 'https' ? 'https' : 'http';
-      if (req.headers.host) headers['x-forwarded-host'] = req.headers.host;
-      if (opts.preserveHost && req.headers.host) headers.host = req.headers.host;
+      if (req.headers.host && !opts.hideClientHost) headers['x-forwarded-host'] = req.headers.host;
 
       let settled = false;
       let timedOut = false;
       // Concatenated, never resolved against the base: a path like //evil.example must not change the host.
-      const path = base.pathname.replace(/\/+$/, '') + req.originalUrl;
+      const path = base.pathname.replace(/\/+$/, '') + (target.path ?? req.originalUrl);
       const upstream = (protocol === 'https:' ? https : http).request({
         protocol,
         hostname: base.hostname,

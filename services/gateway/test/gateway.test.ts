@@ -1,4 +1,5 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import type { LookupFunction } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -499,7 +500,7 @@ describe('SPA and files', () => {
     expect(forged.status).toBe(403);
   });
 
-  it('with the s3 driver, passes the bucket path to the store keeping the signed Host, beyond the API body limit', async () => {
+  it('with the s3 driver, passes the bucket path to the store with the store\'s Host, beyond the API body limit', async () => {
     const store = await new FakeService('minio').start();
     const other = await startGateway(settings({ STORAGE_DRIVER: 's3', S3_ENDPOINT: store.url, S3_ACCESS_KEY: 'k', S3_SECRET_KEY: 's', STORAGE_BUCKET: 'frametext' }));
     try {
@@ -508,9 +509,36 @@ describe('SPA and files', () => {
       const res = await rawRequest(`${other.base}${path}`, { method: 'PUT', headers: { 'content-type': 'video/mp4', 'content-length': String(big.length) }, chunks: [big] });
       expect(res.status).toBe(200);
       expect(store.last.url).toBe(path);
-      expect(store.last.headers.host).toBe(`127.0.0.1:${other.server.port}`);
+      expect(store.last.headers.host).toBe(`127.0.0.1:${store.port}`);
+      expect(store.last.headers['x-forwarded-host']).toBeUndefined();
       expect(store.last.body.length).toBe(big.length);
       expect((await fetch(`${other.base}/files/anything`)).status).toBe(404);
+    } finally {
+      await other.server.close();
+      await other.gateway.close();
+      await store.stop();
+    }
+  });
+
+  it('with S3_ADDRESSING=virtual, sends /<bucket>/<key> to <key> at the bucket\'s own host name, with that Host', async () => {
+    const store = await new FakeService('s3').start();
+    const storeNames: string[] = [];
+    // The bucket's host name, frametext.localhost, is the fake store on loopback.
+    const storeLookup: LookupFunction = (hostname, options, callback) => {
+      storeNames.push(hostname);
+      if (options.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
+      else callback(null, '127.0.0.1', 4);
+    };
+    const env = settings({ STORAGE_DRIVER: 's3', S3_ADDRESSING: 'virtual', S3_ENDPOINT: `http://localhost:${store.port}`, S3_ACCESS_KEY: 'k', S3_SECRET_KEY: 's', STORAGE_BUCKET: 'frametext' });
+    const other = await startGateway(env, { storeLookup });
+    try {
+      const res = await fetch(`${other.base}/frametext/uploads/u1/photo%201.jpg?X-Amz-Signature=abc`, { method: 'PUT', body: 'photo', headers: { 'content-type': 'image/jpeg' } });
+      expect(res.status).toBe(200);
+      expect(store.last.url).toBe('/uploads/u1/photo%201.jpg?X-Amz-Signature=abc');
+      expect(store.last.headers.host).toBe(`frametext.localhost:${store.port}`);
+      expect(store.last.headers['x-forwarded-host']).toBeUndefined();
+      expect(store.last.body.toString()).toBe('photo');
+      expect(storeNames).toEqual(['frametext.localhost']);
     } finally {
       await other.server.close();
       await other.gateway.close();

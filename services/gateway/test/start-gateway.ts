@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { listen, parseConfig, serverTimeouts, type RunningServer } from '@frametext/service-kit';
 import { testLogger } from '@frametext/service-kit/testing';
-import { createGateway, type Gateway } from '../src/app.js';
+import { createGateway, type Gateway, type GatewayDeps } from '../src/app.js';
 import { gatewayConfigSchema, type UpstreamService } from '../src/config.js';
 import type { FakeService, Identity } from './support.js';
 
@@ -42,9 +42,9 @@ export interface RunningGateway {
 }
 
 /** Starts a gateway as main.ts does (store ready, feed of ended sessions polled), on a free port. */
-export async function startGateway(env: Record<string, string>): Promise<RunningGateway> {
+export async function startGateway(env: Record<string, string>, deps: Partial<GatewayDeps> = {}): Promise<RunningGateway> {
   const config = parseConfig(gatewayConfigSchema, env);
-  const gateway = createGateway(config, { logger: testLogger('gateway') });
+  const gateway = createGateway(config, { logger: testLogger('gateway'), ...deps });
   await gateway.storage?.ensureReady();
   const server = await listen(gateway.app, 0, '127.0.0.1', serverTimeouts(config));
   gateway.start();

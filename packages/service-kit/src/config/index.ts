@@ -117,6 +117,12 @@ export const baseConfigShape = {
   S3_ENDPOINT: z.string().url().optional(),
   /** Address browsers use for presigned URLs, when not S3_ENDPOINT (the gateway's public address in compose/k8s). */
   S3_PUBLIC_ENDPOINT: z.string().url().optional(),
+  /**
+   * How requests name the bucket, for the services' own calls and presigned URLs alike: `path`
+   * (`<endpoint>/<bucket>/<key>`, served by any S3 server with no DNS set-up) or `virtual` (`<bucket>.<endpoint
+   * host>/<key>`, AWS S3's own).
+   */
+  S3_ADDRESSING: z.enum(['path', 'virtual']).default('path'),
   S3_ACCESS_KEY: z.string().optional(),
   S3_SECRET_KEY: z.string().optional(),
   S3_REGION: z.string().default('us-east-1'),

@@ -6,6 +6,7 @@ import type { ObjectStorage } from './types.js';
 
 export { FsObjectStorage, type FsStorageOptions } from './fs.js';
 export { S3ObjectStorage, type S3StorageOptions } from './s3.js';
+export { bucketAddress, type BucketAddress, type S3Addressing } from './s3-address.js';
 export { createFsObjectRouter, DEFAULT_BODY_IDLE_TIMEOUT_MS, DEFAULT_MAX_UPLOAD_BYTES, type FsObjectRouterOptions } from './fs-router.js';
 export { assertValidKey } from './keys.js';
 
@@ -19,6 +20,7 @@ export function createStorage(config: BaseConfig): ObjectStorage {
     return new S3ObjectStorage({
       endpoint: S3_ENDPOINT,
       publicEndpoint: config.S3_PUBLIC_ENDPOINT,
+      addressing: config.S3_ADDRESSING,
       accessKey: S3_ACCESS_KEY,
       secretKey: S3_SECRET_KEY,
       region: config.S3_REGION,

@@ -1,6 +1,8 @@
 import { Client } from 'minio';
+import type { Agent } from 'node:http';
 import type { Readable } from 'node:stream';
 import { assertValidKey, folderPrefix } from './keys.js';
+import { bucketAddress, type BucketAddress, type S3Addressing } from './s3-address.js';
 import { StorageNotFoundError, type ObjectInfo, type ObjectStorage, type PresignOptions } from './types.js';
 
 const DEFAULT_EXPIRES_IN = 900;
@@ -10,28 +12,33 @@ export interface S3StorageOptions {
   /** `http://host:port` of MinIO or any S3-compatible server, as the services reach it. */
   endpoint: string;
   /**
-   * The address browsers use for presigned URLs when it differs from `endpoint` (in compose and Kubernetes the
-   * gateway's public address, which passes `/<bucket>/...` on to MinIO with the Host header intact).
+   * The address browsers use for presigned URLs when they do not reach the store itself: in compose and Kubernetes
+   * the gateway's public address, which passes `/<bucket>/...` on to the store (see `publicUrl`).
    */
   publicEndpoint?: string;
+  /** Bucket in the path (the default) or in the host name, for every request and presigned URL. */
+  addressing?: S3Addressing;
   accessKey: string;
   secretKey: string;
   region: string;
   bucket: string;
+  /** Carries the requests to the store (its `lookup` resolves the store's host names); default Node's global agent. */
+  agent?: Agent;
 }
 
-/** MinIO / S3 through the `minio` client, with path-style addressing so any S3-compatible server works. */
+/** Any S3 server through the `minio` client, in path or virtual-host style. */
 export class S3ObjectStorage implements ObjectStorage {
   readonly driver = 's3' as const;
   private readonly client: Client;
-  /** Signs presigned URLs for the public address; signing is offline (the region is known), so it never connects. */
-  private readonly signer: Client;
+  private readonly address: BucketAddress;
+  private readonly publicOrigin: string | undefined;
   private readonly bucket: string;
   private readonly region: string;
 
   constructor(opts: S3StorageOptions) {
-    this.client = minioClient(opts.endpoint, opts);
-    this.signer = opts.publicEndpoint ? minioClient(opts.publicEndpoint, opts) : this.client;
+    this.address = bucketAddress(opts.endpoint, opts.bucket, opts.addressing ?? 'path');
+    this.client = minioClient(opts);
+    this.publicOrigin = opts.publicEndpoint ? new URL(opts.publicEndpoint).origin : undefined;
     this.bucket = opts.bucket;
     this.region = opts.region;
   }
@@ -124,13 +131,27 @@ export class S3ObjectStorage implements ObjectStorage {
    * object's real type (the upload service sniffs magic bytes at uploadComplete).
    */
   async presignPut(key: string, opts: PresignOptions = {}): Promise<string> {
-    assertValidKey(key);
-    return this.signer.presignedUrl('PUT', this.bucket, key, opts.expiresIn ?? DEFAULT_EXPIRES_IN);
+    return this.presign('PUT', key, opts);
   }
 
   async presignGet(key: string, opts: PresignOptions = {}): Promise<string> {
+    return this.presign('GET', key, opts);
+  }
+
+  /** Signing is offline (the region is known): it never connects. */
+  private async presign(method: 'GET' | 'PUT', key: string, opts: PresignOptions): Promise<string> {
     assertValidKey(key);
-    return this.signer.presignedUrl('GET', this.bucket, key, opts.expiresIn ?? DEFAULT_EXPIRES_IN);
+    const signed = await this.client.presignedUrl(method, this.bucket, key, opts.expiresIn ?? DEFAULT_EXPIRES_IN);
+    return this.publicOrigin ? this.publicUrl(signed) : signed;
+  }
+
+  /**
+   * A URL signed for the store's own host, moved to `<public origin>/<bucket>/<key>?<signature>`: the gateway sends
+   * it on to the bucket's address with the Host it was signed for, whichever the addressing style.
+   */
+  private publicUrl(signed: string): string {
+    const url = new URL(signed);
+    return `${this.publicOrigin}/${this.bucket}${url.pathname.slice(this.address.pathPrefix.length)}${url.search}`;
   }
 
   async ensureReady(): Promise<void> {
@@ -157,8 +178,8 @@ function isNotFound(err: unknown): boolean {
   return code === 'NoSuchKey' || code === 'NotFound';
 }
 
-function minioClient(endpoint: string, opts: S3StorageOptions): Client {
-  const url = new URL(endpoint);
+function minioClient(opts: S3StorageOptions): Client {
+  const url = new URL(opts.endpoint);
   const useSSL = url.protocol === 'https:';
   return new Client({
     endPoint: url.hostname,
@@ -167,6 +188,7 @@ function minioClient(endpoint: string, opts: S3StorageOptions): Client {
     accessKey: opts.accessKey,
     secretKey: opts.secretKey,
     region: opts.region,
-    pathStyle: true,
+    pathStyle: opts.addressing !== 'virtual',
+    ...(opts.agent ? { transportAgent: opts.agent } : {}),
   });
 }
