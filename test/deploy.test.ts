@@ -104,6 +104,18 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('gives RabbitMQ a memory limit and the absolute watermark of deploy/rabbitmq, half of it, and its queue metrics', () => {
+    const rabbit = services.rabbitmq!;
+    expect(rabbit.volumes).toContain('./deploy/rabbitmq/90-frametext.conf:/etc/rabbitmq/conf.d/90-frametext.conf:ro');
+    const watermark = /^vm_memory_high_watermark\.absolute\s*=\s*(\d+)MiB\s*$/m.exec(read('deploy/rabbitmq/90-frametext.conf'))?.[1];
+    expect(Number(watermark) * 1024 ** 2).toBeLessThanOrEqual(0.6 * 1024 ** 3);
+    expect(rabbit.mem_limit).toBe('1g');
+    // The official image enables rabbitmq_prometheus itself; the local stand-in does the same.
+    expect(read('deploy/local/rabbitmq.Containerfile')).toMatch(/^RUN rabbitmq-plugins enable --offline rabbitmq_prometheus$/m);
+    // The local stand-in writes its own conf.d file beside the mounted one, which it must leave alone.
+    expect(read('deploy/local/rabbitmq-entrypoint.sh')).not.toMatch(/chown -R[^\n]*conf\.d/);
+  });
+
   it('points the gateway at each service, upload at billing and results at upload, by compose name and registry port', () => {
     const env = services.gateway!.environment as Record<string, string>;
     for (const name of APP_SERVICES.filter((n) => n !== 'gateway')) expect(env[serviceUrlSetting(name)], name).toBe(`http://${name}:${PORT[name]}`);

@@ -234,6 +234,8 @@ describe.each(Object.keys(RENDERED))('%s', (dir) => {
     const watermark = /^vm_memory_high_watermark\.absolute\s*=\s*(\S+)\s*$/m.exec(conf ?? '')?.[1];
     expect(watermark, 'vm_memory_high_watermark.absolute').toBeDefined();
     expect(bytes(watermark!)).toBeLessThanOrEqual(0.6 * bytes(container.resources.limits.memory));
+    // The same file compose mounts, so the two brokers throttle alike.
+    expect(conf).toBe(read('deploy/rabbitmq/90-frametext.conf'));
   });
 
   it("runs no image on a moving tag (:dev, :latest or none), and FrameText's on the services' version", () => {
@@ -414,6 +416,16 @@ describe('the base (k8s/base)', () => {
     const ports = (metrics.spec.ingress[0].ports as Doc[]).map((p) => p.port as number).sort(byNumber);
     expect(ports).toEqual(APP_SERVICES.map((name) => PORT[name]! + 1000).sort(byNumber));
     expect(find('NetworkPolicy', 'gateway-from-anywhere')?.spec.ingress[0].ports).toEqual([{ port: 8080 }]);
+  });
+
+  // The backlog alerts read the broker's own queue counts: they must not depend on a consumer being alive.
+  it('serves RabbitMQ\'s own queue metrics on 15692, to Prometheus only', () => {
+    expect(find('ConfigMap', 'rabbitmq-config')?.data.enabled_plugins).toContain('rabbitmq_prometheus');
+    expect((podOf('rabbitmq').containers[0].ports as Doc[]).find((p) => p.containerPort === 15692)?.name).toBe('prometheus');
+    expect((find('Service', 'rabbitmq')!.spec.ports as Doc[]).map((p) => p.port)).toContain(15692);
+    const policy = find('NetworkPolicy', 'broker-metrics-from-prometheus')!;
+    expect(policy.spec.podSelector).toEqual({ matchLabels: { 'app.kubernetes.io/name': 'rabbitmq' } });
+    expect(policy.spec.ingress).toEqual([{ from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }], ports: [{ port: 15692 }] }]);
   });
 
   it('autoscales the Tesseract OCR workers on CPU', () => {

@@ -13,5 +13,7 @@ mkdir -p /etc/rabbitmq/conf.d /var/lib/rabbitmq /var/log/rabbitmq
   true
 } > /etc/rabbitmq/conf.d/10-container.conf
 chmod 640 /etc/rabbitmq/conf.d/10-container.conf
-chown -R rabbitmq:rabbitmq /etc/rabbitmq/conf.d /var/lib/rabbitmq /var/log/rabbitmq
+# Not the whole conf.d: compose mounts its own file there, read-only.
+chown rabbitmq:rabbitmq /etc/rabbitmq/conf.d/10-container.conf
+chown -R rabbitmq:rabbitmq /var/lib/rabbitmq /var/log/rabbitmq
 exec setpriv --reuid=rabbitmq --regid=rabbitmq --init-groups /usr/lib/rabbitmq/bin/rabbitmq-server

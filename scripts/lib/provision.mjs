@@ -111,6 +111,10 @@ async function ensureRabbit() {
   if (await portOpen(port, url.hostname)) return;
   if (!['127.0.0.1', 'localhost', '::1'].includes(url.hostname)) fail(`RabbitMQ at ${url.host} is not reachable; check RABBITMQ_URL.`);
   if (!has('rabbitmq-server')) await aptInstall(['rabbitmq-server']);
+  // Queue depths for Prometheus on 15692, as the containers serve them. Only for a broker this script starts: one
+  // already running is left as its owner configured it. The broker sizes its memory watermark from this machine.
+  const plugin = check('rabbitmq-plugins', ['enable', '--offline', 'rabbitmq_prometheus']);
+  if (!plugin.ok) log(`RabbitMQ's Prometheus endpoint stays off: ${plugin.out.trim().split('\n').pop()}`);
   log('starting RabbitMQ');
   await run('rabbitmq-server', ['-detached']);
   await waitFor('RabbitMQ', () => portOpen(port, url.hostname), 120_000);
