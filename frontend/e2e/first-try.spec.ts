@@ -45,7 +45,7 @@ for (const size of SIZES) {
   test.describe(`at ${size.width}x${size.height}`, () => {
     test.use({ viewport: { width: size.width, height: size.height } });
 
-    test('Numerical: Selected Blocks in screen order with every action in reach, Remove only when unlocked, a chart axis per unit, a BOM in export.csv', async ({ page }) => {
+    test('Numerical: Selected Blocks in screen order with every action in reach, Remove only when unlocked, a chart axis per unit, a BOM in the CSV', async ({ page }) => {
       await waitForDemo(page);
       await page.goto('/demo');
       await page.getByRole('dialog', { name: 'How to use the Numerical Tab' }).getByRole('button', { name: 'Got it!' }).click();
@@ -59,12 +59,12 @@ for (const size of SIZES) {
       }
       const [elapsed, power, battery] = names as [string, string, string];
 
-      // The table lists them top of the screen first, as export.csv's columns.
+      // The table lists them top of the screen first, as the CSV's columns.
       const table = page.getByRole('region', { name: 'Selected Blocks' });
       const rowNames = await table.locator('tbody th').allTextContents();
       expect(rowNames.map((n) => n.replace('Locked', ''))).toEqual([battery, power, elapsed]);
       const csv = await download(page, 'Export as csv');
-      expect(csv.name).toBe('export.csv');
+      expect(csv.name).toBe('Demo- EV charger screen-results.csv');
       expect([...csv.bytes.subarray(0, 3)]).toEqual(BOM);
       expect(csv.bytes.toString('utf8').slice(1).split('\r\n')[0]).toBe(`Frame,Time,"${battery}","${power}","${elapsed}"`);
 
@@ -164,7 +164,7 @@ async function startUpload(page: Page, name: string, file: string): Promise<void
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
 }
 
-test('a Scroll upload opens the Scroll view, and frames half a second apart show tenths in the views and export.csv', async ({ page }) => {
+test('a Scroll upload opens the Scroll view, and frames half a second apart show tenths in the views and the CSV', async ({ page }) => {
   test.setTimeout(300_000);
   const video = await makeChargerVideo({ dir, name: 'quick.mp4', seconds: 3, width: 1280, height: 720 });
   await signUp(page);

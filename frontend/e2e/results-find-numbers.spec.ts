@@ -18,10 +18,10 @@ async function readyToPick(page: Page) {
   await expect(page.locator('polygon.numerical-box').first()).toBeVisible({ timeout: 30_000 });
 }
 
-/** Exports export.csv and returns its rows, cells split on commas (no cell here holds one) and quotes dropped. */
+/** Exports the upload's CSV (`<upload name>-results.csv`) and returns its rows, cells split on commas (no cell here holds one) and quotes dropped. */
 async function exportCsv(page: Page): Promise<string[][]> {
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export as csv' }).click()]);
-  expect(download.suggestedFilename()).toBe('export.csv');
+  expect(download.suggestedFilename()).toMatch(/^(Demo- EV charger screen|Plant dashboard)-results\.csv$/);
   const text = readFileSync(await download.path(), 'utf8');
   expect(text.startsWith('\uFEFF')).toBe(true);
   return text
@@ -89,7 +89,7 @@ test('a generated dashboard on a phone: one click names and charts all five seri
 
   await findCard(page).getByRole('button', { name: 'Find the numbers' }).click();
   await expect(findCard(page).getByRole('status')).toHaveText(/^Found 5 series: /);
-  // The table, the chart and export.csv list series top of the screen first: Elapsed sits a few pixels above Speed.
+  // The table, the chart and the CSV list series top of the screen first: Elapsed sits a few pixels above Speed.
   const names = await lockedNames(page);
   expect([...names].sort()).toEqual([...DASHBOARD_SERIES].sort());
   await expect(page.getByRole('img', { name: new RegExp(`^Line chart of ${names.map((n) => n.replace(/[()%/]/g, '\\$&')).join(', ')} over time`) })).toBeVisible();

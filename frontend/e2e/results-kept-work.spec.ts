@@ -98,7 +98,7 @@ async function lockScrollTemplate(page: Page): Promise<string[]> {
 }
 
 /**
- * Everything left as it was: the locked, named series (and in export.csv), the region box and filter, the template
+ * Everything left as it was: the locked, named series (and in the CSV), the region box and filter, the template
  * and the items Detect Items found with it, without pressing it again.
  */
 async function expectWorkKept(page: Page, region: { x: number; w: number }, items: string[]): Promise<void> {

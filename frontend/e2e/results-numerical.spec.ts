@@ -31,7 +31,7 @@ async function demoFrames(page: Page): Promise<DemoFrame[]> {
   return details.urls.map((_, i) => ({ t: details.results.ocrResults?.find((r) => r.fileIndex === i)?.t ?? 0 }));
 }
 
-test('the demo: pick the battery and power readings, lock them, export export.csv and see the chart', async ({ page }) => {
+test('the demo: pick the battery and power readings, lock them, export the CSV and see the chart', async ({ page }) => {
   await waitForDemo(page);
   const frames = await demoFrames(page);
   await page.goto('/demo');
@@ -66,7 +66,7 @@ test('the demo: pick the battery and power readings, lock them, export export.cs
   await expect(page.getByRole('button', { name: `Remove ${battery}` })).toHaveCount(0);
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export as csv' }).click()]);
-  expect(download.suggestedFilename()).toBe('export.csv');
+  expect(download.suggestedFilename()).toBe('Demo- EV charger screen-results.csv');
   const text = readFileSync(await download.path(), 'utf8');
   // The byte-order mark first, like every CSV export.
   expect(text.startsWith('\uFEFF')).toBe(true);

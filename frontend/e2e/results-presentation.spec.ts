@@ -38,7 +38,6 @@ test('Presentation: the similarity filter keeps one frame per slide, and the exp
     mediaContent: 'presentation',
     slideDetection: false,
   });
-  const uploadID = href.split('/').pop()!;
   await page.goto(href);
   await expect(page.getByRole('tab', { name: 'Presentation' })).toHaveAttribute('aria-selected', 'true');
 
@@ -77,7 +76,7 @@ test('Presentation: the similarity filter keeps one frame per slide, and the exp
   await expect(dialog).toBeVisible();
   await shot(page, 'results-presentation-modal');
   const file = await save(page, dialog.getByRole('button', { name: 'Download .txt' }));
-  expect(file.name).toBe(`${uploadID}-selected-slides.txt`);
+  expect(file.name).toBe('Quarterly slides-selected-slides.txt');
   for (const [title, body] of SLIDES) {
     expect(count(file.text, title!), `"${title}" once in\n${file.text}`).toBe(1);
     expect(mostWords(file.text, body!)).toBe(true);
@@ -93,7 +92,7 @@ test('Presentation: the similarity filter keeps one frame per slide, and the exp
   const full = page.getByRole('dialog', { name: 'Presentation text' });
   await expect(full).toContainText('Slide 1 (0:00)');
   const presentation = await save(page, full.getByRole('button', { name: 'Download .txt' }));
-  expect(presentation.name).toBe('presentation.txt');
+  expect(presentation.name).toBe('Quarterly slides-slides.txt');
   expect(mostWords(presentation.text, SLIDES.flat().join(' '))).toBe(true);
   await full.getByRole('button', { name: 'Done' }).click();
 

@@ -78,7 +78,7 @@ async function downloaded(page: Page, button: string): Promise<{ download: Downl
 /** The y-axis labels of the downloaded chart SVG, as numbers. */
 const yLabels = (svg: string) => [...svg.matchAll(/text-anchor="end"[^>]*>([^<]+)<\/text>/g)].map((m) => Number(m[1]));
 
-test('proofread the unsure values from their crops; the corrections reach export.csv, export.txt, the JSON and the chart', async ({ page }) => {
+test('proofread the unsure values from their crops; the corrections reach the CSV, the TXT, the JSON and the chart', async ({ page }) => {
   await page.setViewportSize({ width: 1366, height: 768 });
   await signUp(page);
   const id = await saveSpeedRun(page);
@@ -135,15 +135,15 @@ test('proofread the unsure values from their crops; the corrections reach export
   await expect(cell(page, 3)).toContainText('45.5');
   await expect(cell(page, 3)).toContainText('corrected');
 
-  // export.csv holds the corrected values.
+  // The CSV holds the corrected values.
   const csv = await downloaded(page, 'Export as csv');
-  expect(csv.download.suggestedFilename()).toBe('export.csv');
+  expect(csv.download.suggestedFilename()).toBe('Speed run-results.csv');
   const rows = csv.bytes.toString('utf8').slice(1).split('\r\n').filter((l) => l !== '');
   expect(rows.slice(1).map((r) => r.split(',')[2])).toEqual(TRUTH);
 
-  // So does export.txt: a paragraph per frame with its time, the byte-order mark first.
+  // So does the TXT: a paragraph per frame with its time, the byte-order mark first.
   const txt = await downloaded(page, 'Export as txt');
-  expect(txt.download.suggestedFilename()).toBe('export.txt');
+  expect(txt.download.suggestedFilename()).toBe('Speed run-results.txt');
   const text = txt.bytes.toString('utf8');
   expect(text.startsWith('\uFEFF')).toBe(true);
   const paragraphs = text.slice(1).trimEnd().split('\n\n');

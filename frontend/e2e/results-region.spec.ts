@@ -104,7 +104,7 @@ test('Region: boxes drawn and moved over the captions export them by time as CSV
   await shot(page, 'results-region');
 
   const csv = await save(page, page.getByRole('button', { name: 'Export CSV' }));
-  expect(csv.name).toBe('multi_box_captions.csv');
+  expect(csv.name).toBe('Captions clip-captions.csv');
   expect(csv.text.startsWith('\uFEFF')).toBe(true);
   const [header, ...rows] = parseCsv(csv.text);
   expect(header).toEqual(['Frame', 'Time', 'Green', 'Blue']);
@@ -123,7 +123,7 @@ test('Region: boxes drawn and moved over the captions export them by time as CSV
   expect(checked).toBeGreaterThanOrEqual(6);
 
   const txt = await save(page, page.getByRole('button', { name: 'Export TXT' }));
-  expect(txt.name).toBe('multi_box_captions.txt');
+  expect(txt.name).toBe('Captions clip-captions.txt');
   // Caption by caption: each of the four once, headed by its box and times.
   expect(txt.text.startsWith('\uFEFFGreen 0:00.0 to ')).toBe(true);
   expect(txt.text.replace(/^\uFEFF/, '').match(/^Green /gm), txt.text).toHaveLength(CAPTIONS.length);

@@ -101,7 +101,7 @@ test('a user boxes one item of a scrolling list, detects every item once, correc
   const downloadPromise = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const download = await downloadPromise;
-  expect(download.suggestedFilename()).toBe('list_items_unique.csv');
+  expect(download.suggestedFilename()).toBe('Shop list-list-unique.csv');
   const bytes = readFileSync((await download.path())!);
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const rows = bytes.toString('utf8').slice(1).trimEnd().split('\r\n');

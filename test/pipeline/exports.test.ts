@@ -95,7 +95,7 @@ describe('exports for scripts', () => {
     const csv = await download(uploadID, 'format=csv', owner.readToken);
     expect(csv.status).toBe(200);
     expect(csv.contentType).toBe('text/csv; charset=utf-8');
-    expect(csv.disposition).toBe('attachment; filename="export.csv"');
+    expect(csv.disposition).toBe('attachment; filename="Charger- run 1-results.csv"');
     expect(csv.text.startsWith(BOM)).toBe(true);
     const [header, ...rows] = csvRows(csv.text);
     expect(header!.slice(0, 2)).toEqual(['Frame', 'Time']);
@@ -152,7 +152,7 @@ describe('exports for scripts', () => {
     const txt = await download(uploadID, 'format=txt', owner.readToken);
     expect(txt.status).toBe(200);
     expect(txt.contentType).toBe('text/plain; charset=utf-8');
-    expect(txt.disposition).toBe('attachment; filename="export.txt"');
+    expect(txt.disposition).toBe('attachment; filename="Charger- run 1-results.txt"');
     expect(txt.text).toContain('Charge: 99');
     expect(txt.text).toBe(
       numericalTxt(
@@ -226,7 +226,7 @@ describe('exports for scripts', () => {
 
     const csv = await download(uploadID, 'format=csv', owner.readToken);
     expect(csv.status).toBe(200);
-    expect(csv.disposition).toBe('attachment; filename="multi_box_captions.csv"');
+    expect(csv.disposition).toBe('attachment; filename="Talk- part 1-2-captions.csv"');
     expect(csv.text.startsWith(BOM)).toBe(true);
     expect(csv.text).toBe(regionCsv(['Green'], reading.readings));
     expect(csvRows(csv.text)[0]).toEqual(['Frame', 'Time', 'Green']);

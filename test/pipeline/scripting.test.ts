@@ -171,8 +171,8 @@ describe('docs/scripting.md', () => {
     expect(notOffered).toMatchObject({ code: 1, stdout: '', stderr: 'frametext: The numerical view does not export srt; it exports csv, txt, json.\n' });
     // --out a folder: the file keeps the name FrameText gives it.
     const intoFolder = await cli(['export', id, '--format', 'csv', '--out', '.']);
-    expect(intoFolder).toMatchObject({ code: 0, stderr: `Wrote ${path.join('.', 'export.csv')} (${readFileSync(path.join(work, 'charger.csv')).length} bytes)\n` });
-    expect(readFileSync(path.join(work, 'export.csv'), 'utf8')).toBe(readFileSync(path.join(work, 'charger.csv'), 'utf8'));
+    expect(intoFolder).toMatchObject({ code: 0, stderr: `Wrote ${path.join('.', 'charger-results.csv')} (${readFileSync(path.join(work, 'charger.csv')).length} bytes)\n` });
+    expect(readFileSync(path.join(work, 'charger-results.csv'), 'utf8')).toBe(readFileSync(path.join(work, 'charger.csv'), 'utf8'));
     const exported = JSON.parse(readFileSync(path.join(work, 'charger.json'), 'utf8'));
     expect(exported).toMatchObject({ format: 'frametext.numerical', version: 1, upload: { name: 'charger', kind: 'Video' } });
     expectChargerFrames(exported.frames.map((f: { time: number; blocks: { text: string }[] }) => ({ t: f.time, detections: f.blocks })));

@@ -57,7 +57,7 @@ Options:
   --view VIEW             the results view to export from: presentation, numerical, region or scroll
                           (default: the upload's mode)
   --out FILE              write the export to FILE instead of standard output (to a folder: under the
-                          file name FrameText gives, such as export.csv)
+                          file name FrameText gives, such as charger-results.csv)
 
 ${CONNECTION}
 
@@ -86,7 +86,7 @@ Options:
                     ${FORMATS_BY_VIEW}
   --view VIEW       presentation, numerical, region or scroll (default: the upload's mode)
   --out FILE        write to FILE instead of standard output (to a folder: under the file name
-                    FrameText gives, such as export.csv)
+                    FrameText gives, such as charger-results.csv)
 
 ${CONNECTION}
 `;

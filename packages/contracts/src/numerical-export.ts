@@ -25,7 +25,7 @@ export const exportBlockSchema = z.object({
 });
 
 export const exportFrameSchema = z.object({
-  frame: z.number().int().min(1).describe('1-based frame number, as the tables and export.csv show it'),
+  frame: z.number().int().min(1).describe('1-based frame number, as the tables and the CSV show it'),
   time: z.number().nonnegative().nullable().describe('seconds from the start of the video; null when unknown'),
   clock: z.string().describe('the time as the tables show it (m:ss, m:ss.s when frames are under a second apart)'),
   blocks: z.array(exportBlockSchema),
@@ -55,7 +55,7 @@ export const numericalExportSchema = z.object({
   exportedAt: z.string().datetime({ offset: true }),
   upload: z.object({ id: z.string(), name: z.string(), kind: z.enum(['Video', 'Pictures']) }),
   frames: z.array(exportFrameSchema),
-  series: z.array(exportSeriesSchema).describe('top of the screen first, as the columns of export.csv'),
+  series: z.array(exportSeriesSchema).describe('top of the screen first, as the columns of the CSV'),
 });
 export type NumericalExport = z.infer<typeof numericalExportSchema>;
 export type ExportSeries = z.infer<typeof exportSeriesSchema>;

@@ -3,19 +3,20 @@ import { boundsOf, type TextBlock } from './geometry.js';
 import type { TrackPoint } from './block-tracking.js';
 import { commonUnit } from './number-parsing.js';
 import { inReadingOrder } from './screen-order.js';
+import { exportFileName } from './results-frames.js';
 import { cleanBlockText, type BlockSettings } from './text-cleaning.js';
 import { clockDecimals, formatClock } from './time.js';
 
 /*
- * The Numerical view's series and its CSV (export.csv): columns Frame, Time (m:ss, or m:ss.s when frames are
+ * The Numerical view's series and its CSV (`<upload name>-results.csv`): columns Frame, Time (m:ss, or m:ss.s when frames are
  * under a second apart), then one per series, named in
  * quotes, in the series' screen order (top first, left to right along a line). When any of a series' blocks
  * carries its text before translation, the series takes two columns: "<name> (translated)" and
  * "<name> (original)". One row per frame; a frame without the block leaves its cell empty.
  */
 
-export const NUMERICAL_CSV_FILE = 'export.csv';
-export const NUMERICAL_TXT_FILE = 'export.txt';
+/** The Numerical view's exports: `<upload name>-results.csv`, `.txt` and `.json`. */
+export const numericalFileName = (uploadName: string, ext: 'csv' | 'txt' | 'json') => exportFileName(uploadName, 'results', ext);
 
 /** One series, ready for the table, the chart and the CSV. */
 export interface SeriesValues {

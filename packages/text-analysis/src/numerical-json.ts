@@ -3,7 +3,7 @@ import { boundsOf } from './geometry.js';
 import { parseValue } from './number-parsing.js';
 import type { ProofSeries } from './numerical-corrections.js';
 import { blockConfidence } from './numerical-proofreading.js';
-import { fileNameBase, type ResultsSource } from './results-frames.js';
+import type { ResultsSource } from './results-frames.js';
 import { clockDecimals, formatClock } from './time.js';
 
 /** A series' values as numbers: seconds when most of its readings are times, otherwise each reading's number. */
@@ -16,10 +16,6 @@ export function seriesNumbers(values: readonly string[]): { isTime: boolean; ys:
   return { isTime, ys };
 }
 
-/** The JSON export's file name: the upload's name, with characters file systems refuse as '-'. */
-export function resultsJsonFileName(uploadName: string): string {
-  return `${fileNameBase(uploadName, 'results')}-results.json`;
-}
 
 /**
  * The whole result for programs (schema: numericalExportSchema in @frametext/contracts, docs/exports.md): every

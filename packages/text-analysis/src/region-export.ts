@@ -1,14 +1,15 @@
 import { BOM, toCsv } from './csv.js';
 import type { CaptionCue } from './subtitles.js';
+import { exportFileName } from './results-frames.js';
 import { clockDecimals, formatClock } from './time.js';
 
 /*
- * The Region view's exports: multi_box_captions.csv (every frame) and multi_box_captions.txt (every caption). Both start with the UTF-8
+ * The Region view's exports: `<upload name>-captions.csv` (every frame) and `.txt` (every caption). Both start with the UTF-8
  * byte-order mark so spreadsheet programs and editors read accents and symbols correctly.
  */
 
-export const REGION_CSV_FILE = 'multi_box_captions.csv';
-export const REGION_TXT_FILE = 'multi_box_captions.txt';
+/** The Region view's frame-by-frame CSV and caption TXT: `<upload name>-captions.csv` / `.txt`. */
+export const regionFileName = (uploadName: string, ext: 'csv' | 'txt') => exportFileName(uploadName, 'captions', ext);
 /** How a box's lines are joined in one CSV cell or TXT line. */
 export const REGION_LINE_JOINER = ' | ';
 

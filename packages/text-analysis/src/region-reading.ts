@@ -4,7 +4,7 @@ import type { Rect } from './geometry.js';
 import { activeBoxes, fitRect, initialBoxes, type BoxId, type SelectionBox } from './region-boxes.js';
 import type { RegionExportFrame } from './region-export.js';
 import { linesInBox, rectInPixels } from './region-text.js';
-import type { ResultsFrame } from './results-frames.js';
+import { exportFileName, type ResultsFrame } from './results-frames.js';
 import type { CaptionCue } from './subtitles.js';
 import { defaultCaptionBox, zonesOfFrames } from './text-zones.js';
 import { blockLimits, filterBlocks, openFilters, type BlockFilters } from './viewer-filters.js';
@@ -39,15 +39,8 @@ export function boxCues(frames: readonly ResultsFrame[], spaceOf: (i: number) =>
   return boxes.map((box) => captionCuesInBox(sources, box, filters));
 }
 
-/** The upload's name made safe as a file name (no path or reserved characters). */
-export function fileSafeName(name: string): string {
-  // eslint-disable-next-line no-control-regex
-  const safe = name.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '-').replace(/\s+/g, ' ').trim();
-  return safe || 'captions';
-}
-
-/** `<uploadName>-<colour>.srt` / `.vtt` */
-export const subtitleFileName = (uploadName: string, boxName: string, ext: 'srt' | 'vtt') => `${fileSafeName(uploadName)}-${boxName.toLowerCase()}.${ext}`;
+/** `<upload name>-<colour>.srt` / `.vtt` */
+export const subtitleFileName = (uploadName: string, boxName: string, ext: 'srt' | 'vtt') => exportFileName(uploadName, boxName.toLowerCase(), ext);
 
 /** True when some frame has text in some box: the exports need at least one caption. */
 export const hasAnyLine = (readings: readonly RegionExportFrame[]) => readings.some((r) => r.boxes.some((lines) => lines.length > 0));

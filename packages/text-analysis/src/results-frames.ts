@@ -76,3 +76,11 @@ export function frameLabel(source: Labelled, index: number): string {
 export function fileNameBase(uploadName: string, fallback: string): string {
   return uploadName.replace(/[\\/:*?"<>|]+/g, '-').replace(/\p{Cc}+/gu, '').trim() || fallback;
 }
+
+/**
+ * Every export's file name, in every view and from the API: the upload's name, then what the file holds, as in
+ * "Charger run-results.csv". "upload" stands in for a name with nothing usable left.
+ */
+export function exportFileName(uploadName: string, what: string, ext: string): string {
+  return `${fileNameBase(uploadName, 'upload')}-${what}.${ext}`;
+}

@@ -2,7 +2,7 @@ import { parseKeptWork, type ScrollWork } from '@frametext/contracts';
 import type { Rect } from './geometry.js';
 import type { ResultsFrame, ResultsSource } from './results-frames.js';
 import { applyListEdits, deduplicateItems, hasScrollEdits, NO_SCROLL_EDITS, type ListItem, type ScrollEdits } from './scroll-duplicates.js';
-import { listItemsCsv, listItemsText, SCROLL_EXPORT_FILES } from './scroll-export.js';
+import { listItemsCsv, listItemsText, scrollFileName } from './scroll-export.js';
 import { layoutLines, type LayoutLine } from './scroll-layout.js';
 import { findItemsInFrame, makeScrollTemplate, placeTemplate, type ListItemMatch, type ScrollSettings, type ScrollTemplate } from './scroll-matching.js';
 
@@ -127,11 +127,12 @@ export interface ScrollList {
 }
 
 /** The list's file as "Export CSV" and "Export TXT" save it (the Time column only for a video). */
-export function scrollListFile(source: Pick<ResultsSource, 'format' | 'frames'>, list: ScrollList, format: 'csv' | 'txt'): { fileName: string; text: string } {
+export function scrollListFile(source: Pick<ResultsSource, 'format' | 'frames' | 'uploadName'>, list: ScrollList, format: 'csv' | 'txt'): { fileName: string; text: string } {
   const { items, ignoreDuplicates } = list;
-  if (format === 'txt') return { fileName: ignoreDuplicates ? SCROLL_EXPORT_FILES.uniqueTxt : SCROLL_EXPORT_FILES.allTxt, text: listItemsText(items) };
+  const fileName = scrollFileName(source.uploadName, ignoreDuplicates, format);
+  if (format === 'txt') return { fileName, text: listItemsText(items) };
   const times = source.format === 'Video' ? source.frames.map((f) => f.t) : [];
-  return { fileName: ignoreDuplicates ? SCROLL_EXPORT_FILES.uniqueCsv : SCROLL_EXPORT_FILES.allCsv, text: listItemsCsv(items, { times, withUniqueColumn: !ignoreDuplicates }) };
+  return { fileName, text: listItemsCsv(items, { times, withUniqueColumn: !ignoreDuplicates }) };
 }
 
 /**

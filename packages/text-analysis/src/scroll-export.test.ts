@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BOM } from './csv.js';
 import { deduplicateItems } from './scroll-duplicates.js';
-import { itemContent, listItemsCsv, listItemsText, matchPercent, SCROLL_EXPORT_FILES } from './scroll-export.js';
+import { itemContent, listItemsCsv, listItemsText, matchPercent, scrollFileName } from './scroll-export.js';
 import type { ListItemMatch } from './scroll-matching.js';
 
 const found = (frameIndex: number, y: number, texts: string[], similarity = 1): ListItemMatch => ({
@@ -18,8 +18,9 @@ const { all, unique } = deduplicateItems(
 );
 
 describe('scroll exports', () => {
-  it('names the files as the spec does', () => {
-    expect(SCROLL_EXPORT_FILES).toEqual({ uniqueCsv: 'list_items_unique.csv', allCsv: 'list_items_all.csv', uniqueTxt: 'list_items_unique.txt', allTxt: 'list_items_all.txt' });
+  it('names the files after the upload, as every export is named', () => {
+    expect(scrollFileName('Shop: page 2', true, 'csv')).toBe('Shop- page 2-list-unique.csv');
+    expect(scrollFileName('Shop', false, 'txt')).toBe('Shop-list-all.txt');
   });
 
   it('writes the unique list as CSV with a byte-order mark, one column per line, formulas defused', () => {

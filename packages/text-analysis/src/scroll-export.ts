@@ -1,5 +1,6 @@
 import { toCsv } from './csv.js';
 import type { ListItem } from './scroll-duplicates.js';
+import { exportFileName } from './results-frames.js';
 import { clockDecimals, formatClock } from './time.js';
 
 /*
@@ -7,12 +8,8 @@ import { clockDecimals, formatClock } from './time.js';
  * programs read it as UTF-8) and as plain text.
  */
 
-export const SCROLL_EXPORT_FILES = {
-  uniqueCsv: 'list_items_unique.csv',
-  allCsv: 'list_items_all.csv',
-  uniqueTxt: 'list_items_unique.txt',
-  allTxt: 'list_items_all.txt',
-} as const;
+/** `<upload name>-list-unique.csv` (Ignore duplicates on) or `<upload name>-list-all.csv` (off); `.txt` alike. */
+export const scrollFileName = (uploadName: string, ignoreDuplicates: boolean, ext: 'csv' | 'txt') => exportFileName(uploadName, ignoreDuplicates ? 'list-unique' : 'list-all', ext);
 
 /** An item's lines on one line, as the table's Content column and the CSV show them. */
 export const itemContent = (item: Pick<ListItem, 'texts'>) => item.texts.join(' | ');

@@ -1,6 +1,6 @@
 import { parseKeptWork, type PresentationWork } from '@frametext/contracts';
 import { normaliseBullets } from './bullets.js';
-import { frameLabel, type ResultsFrame, type ResultsSource } from './results-frames.js';
+import { exportFileName, frameLabel, type ResultsFrame, type ResultsSource } from './results-frames.js';
 import { earlierBuilds } from './slide-builds.js';
 
 /*
@@ -8,10 +8,10 @@ import { earlierBuilds } from './slide-builds.js';
  * text" shows and saves. Shared by the browser and the server's export.
  */
 
-/** The file of the selected frames' text: `{uploadID}-selected-slides.txt`. */
-export const selectedSlidesFileName = (uploadID: string) => `${uploadID}-selected-slides.txt`;
-/** The upload's own results file, as the server wrote it. */
-export const PRESENTATION_FILE = 'presentation.txt';
+/** The file of the selected frames' text: `<upload name>-selected-slides.txt`. */
+export const selectedSlidesFileName = (uploadName: string) => exportFileName(uploadName, 'selected-slides', 'txt');
+/** The upload's own results file, as the server wrote it, saved as `<upload name>-slides.txt`. */
+export const presentationFileName = (uploadName: string) => exportFileName(uploadName, 'slides', 'txt');
 
 /**
  * A frame's readable lines, trimmed, without blank ones (its text split in lines when it has no line list), with

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Detection } from '@frametext/contracts';
 import { numericalWork, keptNumericalSeries } from './numerical-work.js';
-import { keptRegionReading } from './region-reading.js';
-import type { ResultsFrame } from './results-frames.js';
+import { numericalFileName } from './numerical-export.js';
+import { regionFileName } from './region-export.js';
+import { keptRegionReading, subtitleFileName } from './region-reading.js';
+import { exportFileName, type ResultsFrame } from './results-frames.js';
+import { scrollFileName } from './scroll-export.js';
 import { keptScrollList, scrollWork } from './scroll-detection.js';
 import { DEFAULT_SCROLL_SETTINGS } from './scroll-matching.js';
-import { keptSlidesSelection, presentationWork } from './slides-text.js';
+import { keptSlidesSelection, presentationFileName, presentationWork, selectedSlidesFileName } from './slides-text.js';
 import { DEFAULT_TRACKING_SETTINGS } from './block-tracking.js';
 
 /*
@@ -91,5 +94,23 @@ describe('the Scroll export', () => {
     const frames = [frame(0, [block('Item 1', 50, 100), block('$ 4.00', 600, 100)])];
     expect(keptScrollList(frames, null)).toBeNull();
     expect(keptScrollList(frames, scrollWork({ x: 0, y: 0.2, w: 1, h: 0.2 }, null, { ...DEFAULT_SCROLL_SETTINGS }, true, null))).toBeNull();
+  });
+});
+
+describe('export file names', () => {
+  it('name the upload first in every view, then what the file holds', () => {
+    const name = 'Charger: run 1';
+    expect(numericalFileName(name, 'csv')).toBe('Charger- run 1-results.csv');
+    expect(numericalFileName(name, 'txt')).toBe('Charger- run 1-results.txt');
+    expect(numericalFileName(name, 'json')).toBe('Charger- run 1-results.json');
+    expect(regionFileName(name, 'csv')).toBe('Charger- run 1-captions.csv');
+    expect(subtitleFileName(name, 'Green', 'srt')).toBe('Charger- run 1-green.srt');
+    expect(selectedSlidesFileName(name)).toBe('Charger- run 1-selected-slides.txt');
+    expect(presentationFileName(name)).toBe('Charger- run 1-slides.txt');
+    expect(scrollFileName(name, true, 'csv')).toBe('Charger- run 1-list-unique.csv');
+  });
+
+  it('say "upload" when nothing of the name can be used', () => {
+    expect(exportFileName('\u0007', 'results', 'csv')).toBe('upload-results.csv');
   });
 });

@@ -1,11 +1,7 @@
 import { EXPORT_CONTENT_TYPES, VIEW_EXPORT_FORMATS, VIEW_OF_MEDIA_CONTENT, type ExportFormat, type ExportQuery, type KeptWorkView, type ViewExportFormat } from '@frametext/contracts';
 import { badRequest, conflict } from '@frametext/service-kit';
 import {
-  NUMERICAL_CSV_FILE,
-  NUMERICAL_TXT_FILE,
-  REGION_CSV_FILE,
-  REGION_TXT_FILE,
-  fileNameBase,
+  exportFileName,
   hasAnyLine,
   keptNumericalSeries,
   keptRegionReading,
@@ -14,10 +10,11 @@ import {
   numericalCsv,
   numericalTxt,
   numericalExport,
+  numericalFileName,
   numericalJson,
   regionCsv,
+  regionFileName,
   regionTxt,
-  resultsJsonFileName,
   scrollListFile,
   selectedSlidesFileName,
   selectedSlidesText,
@@ -66,14 +63,14 @@ const exportFrames = (source: ResultsSource) => source.frames.map((f) => ({ t: f
 
 const NUMERICAL_FILES: Record<ViewExportFormat<'numerical'>, (source: ResultsSource, proof: readonly ProofSeries[]) => FileBody> = {
   csv: (source, proof) => ({
-    fileName: NUMERICAL_CSV_FILE,
+    fileName: numericalFileName(source.uploadName, 'csv'),
     body: numericalCsv(exportFrames(source), proof.map((p) => p.series)),
   }),
   txt: (source, proof) => ({
-    fileName: NUMERICAL_TXT_FILE,
+    fileName: numericalFileName(source.uploadName, 'txt'),
     body: numericalTxt(exportFrames(source), proof.map((p) => p.series)),
   }),
-  json: (source, proof) => ({ fileName: resultsJsonFileName(source.uploadName), body: numericalJson(numericalExport(source, proof)) }),
+  json: (source, proof) => ({ fileName: numericalFileName(source.uploadName, 'json'), body: numericalJson(numericalExport(source, proof)) }),
 };
 
 function numericalFile({ source, kept, format }: ExportInput): FileBody {
@@ -93,8 +90,8 @@ function regionFile({ source, kept, format, spaceOf }: ExportInput): FileBody {
     throw nothing('No text lies wholly inside the Region view\'s boxes: move or resize them over the text in the app, then export again.');
   }
   const names = boxes.map((b) => b.name);
-  if (format === 'csv') return { fileName: REGION_CSV_FILE, body: regionCsv(names, readings) };
-  if (format === 'txt') return { fileName: REGION_TXT_FILE, body: regionTxt(names, cues) };
+  if (format === 'csv') return { fileName: regionFileName(source.uploadName, 'csv'), body: regionCsv(names, readings) };
+  if (format === 'txt') return { fileName: regionFileName(source.uploadName, 'txt'), body: regionTxt(names, cues) };
   // Subtitles come from the first box, as the app's "Subtitles from" list starts.
   const own = cues[0] ?? [];
   const ext = format === 'srt' ? 'srt' : 'vtt';
@@ -104,7 +101,7 @@ function regionFile({ source, kept, format, spaceOf }: ExportInput): FileBody {
 function presentationFile({ source, kept }: ExportInput): FileBody {
   const selected = keptSlidesSelection(source.frames, kept);
   if (!selected.some(Boolean)) throw nothing('No frame is selected in the Presentation view: select frames in the app, then export again.');
-  return { fileName: selectedSlidesFileName(source.uploadID), body: selectedSlidesText(source, selected) };
+  return { fileName: selectedSlidesFileName(source.uploadName), body: selectedSlidesText(source, selected) };
 }
 
 function scrollFile({ source, kept, format }: ExportInput): FileBody {
@@ -143,7 +140,7 @@ function checkFormat(view: KeptWorkView, format: ExportFormat): void {
 async function videoIntelligenceFile(ctx: ResultsContext, userId: string, uploadId: string): Promise<ExportFile> {
   const upload = await visibleUpload(ctx, { userId }, uploadId);
   const response = await annotationResponse(ctx, userId, uploadId);
-  return { fileName: `${fileNameBase(upload.upload_name ?? '', uploadId)}-video-intelligence.json`, contentType: 'application/json', body: `${JSON.stringify(response, null, 2)}\n` };
+  return { fileName: exportFileName(upload.upload_name ?? '', 'video-intelligence', 'json'), contentType: 'application/json', body: `${JSON.stringify(response, null, 2)}\n` };
 }
 
 export async function exportUpload(ctx: ResultsContext, userId: string, uploadId: string, query: ExportQuery): Promise<ExportFile> {

@@ -1,10 +1,12 @@
 import { memo, useMemo, useState } from 'react';
-import { nextUnsure, usualBox, NUMERICAL_CSV_FILE, NUMERICAL_TXT_FILE, numericalCsv, numericalRows, numericalTxt, unsureCells, type CellRef, type CorrectionAction, type ExportFrame, type ProofSeries } from '@frametext/text-analysis';
+import { nextUnsure, usualBox, numericalCsv, numericalFileName, numericalRows, numericalTxt, unsureCells, type CellRef, type CorrectionAction, type ExportFrame, type ProofSeries } from '@frametext/text-analysis';
 import { downloadFile } from '../../../../lib/download';
 import type { ResultsFrame } from '../../model';
 import { CellProofreader } from './CellProofreader';
 
 interface Props {
+  /** Names the files: `<upload name>-results.csv` and `.txt`. */
+  uploadName: string;
   frames: readonly ExportFrame[];
   /** The view's frames: pictures and blocks for the crops. */
   pictures: readonly ResultsFrame[];
@@ -67,7 +69,7 @@ function ValueCell({ proof: p, frame, text, open, onToggle }: ValueCellProps) {
  * readings marked, and the proofreader: clicking a value shows its crop of the frame and takes a correction.
  * "Export as csv", "Export as txt" and "Export as JSON" save the values as corrected.
  */
-export const ExportTable = memo(function ExportTable({ frames, pictures, frameLabel, proof, onCorrection, onShowFrame, onExportJson }: Props) {
+export const ExportTable = memo(function ExportTable({ uploadName, frames, pictures, frameLabel, proof, onCorrection, onShowFrame, onExportJson }: Props) {
   const series = useMemo(() => proof.map((p) => p.series), [proof]);
   const [header, ...rows] = useMemo(() => numericalRows(frames, series), [frames, series]);
   const columns = useMemo(() => proof.flatMap((p): Column[] => (p.series.originals ? [{ proof: p, original: false }, { proof: p, original: true }] : [{ proof: p, original: false }])), [proof]);
@@ -76,8 +78,8 @@ export const ExportTable = memo(function ExportTable({ frames, pictures, frameLa
   const openProof = open ? proof.find((p) => p.id === open.seriesId) : undefined;
   const detections = useMemo(() => pictures.map((f) => f.detections), [pictures]);
   const usual = useMemo(() => (openProof ? usualBox(detections, openProof.row.points) : null), [detections, openProof]);
-  const exportCsv = () => downloadFile(NUMERICAL_CSV_FILE, numericalCsv(frames, series), 'text/csv;charset=utf-8');
-  const exportTxt = () => downloadFile(NUMERICAL_TXT_FILE, numericalTxt(frames, series));
+  const exportCsv = () => downloadFile(numericalFileName(uploadName, 'csv'), numericalCsv(frames, series), 'text/csv;charset=utf-8');
+  const exportTxt = () => downloadFile(numericalFileName(uploadName, 'txt'), numericalTxt(frames, series));
 
   const show = (cell: CellRef | null) => {
     setOpen(cell);

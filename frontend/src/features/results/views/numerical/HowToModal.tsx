@@ -37,7 +37,7 @@ export function HowToModal({ onClose }: { onClose: () => void }) {
         <li>Click a box around a reading (or Tab to it and press Enter). It becomes a series and turns green; the same reading is followed across all frames.</li>
         <li>In the edit panel, name the series and clean its text: remove words or characters, split and keep one piece, or keep numbers only.</li>
         <li>Lock the series you are happy with. If a series misses frames or mixes readings, adjust the tracking settings: that drops the series not locked, so pick them again.</li>
-        <li>Check the Results to Export table and the chart, then press Export as csv to download export.csv.</li>
+        <li>Check the Results to Export table and the chart, then press Export as csv to download the table as a CSV file named after the upload.</li>
       </ol>
     </Modal>
   );

@@ -167,7 +167,7 @@ describe('NumericalView', () => {
     expect(screen.getByRole('img', { name: 'Line chart of Battery over time; axes: %' })).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Export as csv' }));
-    expect(saved[0]!.name).toBe('export.csv');
+    expect(saved[0]!.name).toBe('Charger- evening-results.csv');
     expect((await saved[0]!.text).split('\r\n')).toEqual(['Frame,Time,"Battery"', '1,0:00,20', '2,0:01,21', '3,0:02,22', '4,0:03,23', '']);
   });
 

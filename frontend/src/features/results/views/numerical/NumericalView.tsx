@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
-import { correctionsReducer, DEFAULT_TRACKING_SETTINGS, defaultSeriesName, findNewSeries, inScreenOrder, newUniqueID, noCorrections, numericalExport, numericalJson, numericalWork, proofSeries, resultsJsonFileName, seriesOf, trackBlocks, type BlockSettings, type Track, type TrackingSettings } from '@frametext/text-analysis';
+import { correctionsReducer, DEFAULT_TRACKING_SETTINGS, defaultSeriesName, findNewSeries, inScreenOrder, newUniqueID, noCorrections, numericalExport, numericalJson, numericalFileName, numericalWork, proofSeries, seriesOf, trackBlocks, type BlockSettings, type Track, type TrackingSettings } from '@frametext/text-analysis';
 import { Spinner } from '../../../../components/Spinner';
 import { FrameSlider, LIVE_SLIDER_LIMIT } from '../../components/FrameSlider';
 import { FrameStage } from '../../components/FrameStage';
@@ -23,7 +23,7 @@ import './numerical.css';
 
 /**
  * The Numerical view: text blocks followed across frames (tracking), picked as series on the frame, cleaned, and
- * exported as export.csv, with a chart of the series over time. The picture and the tracking settings sit left of
+ * exported as `<upload name>-results.csv`, with a chart of the series over time. The picture and the tracking settings sit left of
  * Find the numbers and Selected Blocks; Results to Export and the chart take the whole width below them. In one
  * column (a phone) Find the numbers comes first and the tracking settings after the series (numerical.css).
  */
@@ -49,7 +49,7 @@ export default function NumericalView({ view, work }: ViewProps) {
   const tracking = useMemo(() => trackBlocks(detections, settings), [detections, settings]);
   const tracks = useMemo(() => new Map<string, Track>(tracking.tracks.map((t) => [t.id, t])), [tracking]);
 
-  // Top of the screen first: the Selected Blocks table, the chart and export.csv's columns list the series alike.
+  // Top of the screen first: the Selected Blocks table, the chart and the CSV's columns list the series alike.
   const rows = useMemo(() => inScreenOrder(selection.blocks.map((b) => seriesOf(detections, b, tracks))), [selection.blocks, detections, tracks]);
   // The series as corrected, with their confidences and unsure cells: the table, the chart and the exports use these.
   const proof = useMemo(() => proofSeries(detections, rows, corrections), [detections, rows, corrections]);
@@ -58,7 +58,7 @@ export default function NumericalView({ view, work }: ViewProps) {
     correct({ type: 'seriesKept', seriesIds: selectedIds === '' ? [] : selectedIds.split(',').map(Number) });
   }, [selectedIds]);
   const exportJson = useCallback(() => {
-    downloadFile(resultsJsonFileName(view.uploadName), numericalJson(numericalExport(view, proof)), 'application/json');
+    downloadFile(numericalFileName(view.uploadName, 'json'), numericalJson(numericalExport(view, proof)), 'application/json');
   }, [view, proof]);
   const editing = rows.find((r) => r.block.uniqueID === selection.editing);
 
@@ -160,7 +160,7 @@ export default function NumericalView({ view, work }: ViewProps) {
           )}
         </div>
       </div>
-      <ExportTable frames={exportFrames} pictures={view.frames} frameLabel={label} proof={proof} onCorrection={correct} onShowFrame={setIndex} onExportJson={exportJson} />
+      <ExportTable uploadName={view.uploadName} frames={exportFrames} pictures={view.frames} frameLabel={label} proof={proof} onCorrection={correct} onShowFrame={setIndex} onExportJson={exportJson} />
       {proof.length > 0 && <SeriesChart uploadName={view.uploadName} times={times} proof={proof} />}
       {howToOpen && <HowToModal onClose={() => setHowToOpen(false)} />}
     </div>

@@ -2,7 +2,7 @@ import { formatFrameShare, type BlockSeries } from '@frametext/text-analysis';
 import type { Detection } from '@frametext/contracts';
 
 interface Props {
-  /** Top of the screen first, as export.csv's columns. */
+  /** Top of the screen first, as the CSV's columns. */
   rows: readonly BlockSeries[];
   frameCount: number;
   /** Boxes the person can click on the current frame (none: the table does not ask for a click). */

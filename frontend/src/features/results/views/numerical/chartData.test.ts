@@ -77,6 +77,6 @@ describe('chart model', () => {
   it('names the PNG after the upload, without characters file systems refuse', () => {
     expect(chartFileName('Charger: evening')).toBe('Charger- evening-chart.png');
     expect(chartFileName('a/b\\c')).toBe('a-b-c-chart.png');
-    expect(chartFileName('  ')).toBe('chart-chart.png');
+    expect(chartFileName('  ')).toBe('upload-chart.png');
   });
 });

@@ -1,4 +1,4 @@
-import { clockDecimals, fileNameBase, seriesNumbers, type ProofSeries, type SeriesValues } from '@frametext/text-analysis';
+import { clockDecimals, exportFileName, seriesNumbers, type ProofSeries, type SeriesValues } from '@frametext/text-analysis';
 
 export { seriesNumbers };
 
@@ -148,5 +148,5 @@ export function marksCaption(model: ChartModel): string | null {
 
 /** A file name from the upload's name: characters that file systems refuse become '-'. */
 export function chartFileName(uploadName: string, extension: 'png' | 'svg' = 'png'): string {
-  return `${fileNameBase(uploadName, 'chart')}-chart.${extension}`;
+  return exportFileName(uploadName, 'chart', extension);
 }

@@ -2,7 +2,7 @@ import { numericalExportSchema } from '@frametext/contracts';
 import { describe, expect, it } from 'vitest';
 import { viewFromDetails } from '../../model';
 import { sampleDetails } from '../../testing';
-import { correctionsReducer, noCorrections, numericalExport, proofSeries, resultsJsonFileName, seriesOf } from '@frametext/text-analysis';
+import { correctionsReducer, noCorrections, numericalExport, numericalFileName, proofSeries, seriesOf } from '@frametext/text-analysis';
 import { emptySelection, selectionReducer } from './selection';
 
 describe('JSON export', () => {
@@ -47,6 +47,6 @@ describe('JSON export', () => {
   });
 
   it('is named after the upload', () => {
-    expect(resultsJsonFileName('Charger: evening')).toBe('Charger- evening-results.json');
+    expect(numericalFileName('Charger: evening', 'json')).toBe('Charger- evening-results.json');
   });
 });

@@ -68,7 +68,7 @@ describe('PresentationView', () => {
     expect(screen.getByText(/frames selected/)).toHaveTextContent('3 of 6 frames selected');
     await user.click(screen.getByRole('button', { name: 'Export selected text' }));
     const dialog = screen.getByRole('dialog', { name: 'Selected slides' });
-    expect(within(dialog).getByLabelText('Contents of up-7-selected-slides.txt').textContent).toBe(
+    expect(within(dialog).getByLabelText('Contents of Lecture-selected-slides.txt').textContent).toBe(
       'Frame 3 (0:04)\nQuarterly review\n• Revenue grew in every region\n• Costs stayed flat\n• Hiring is on plan\n\n' +
         'Frame 5 (0:08)\nWhat we learned\n• Small releases are safer\n• Write the test first\n\n' +
         'Frame 6 (0:10)\nContact\ne-mail sales@example.com\n*Note: replies within a day\n',
@@ -121,10 +121,10 @@ describe('PresentationView', () => {
 
     const dialog = screen.getByRole('dialog', { name: 'Selected slides' });
     const expected = 'Frame 1 (0:00)\nWelcome\nto the course\n\nFrame 4 (0:06)\nAgenda\nOne Two Three Four\n';
-    expect(within(dialog).getByLabelText('Contents of up-7-selected-slides.txt').textContent).toBe(expected);
+    expect(within(dialog).getByLabelText('Contents of Lecture-selected-slides.txt').textContent).toBe(expected);
 
     await user.click(within(dialog).getByRole('button', { name: 'Download .txt' }));
-    expect(saved.map((s) => s.name)).toEqual(['up-7-selected-slides.txt']);
+    expect(saved.map((s) => s.name)).toEqual(['Lecture-selected-slides.txt']);
     expect(await saved[0]!.text).toBe(expected);
 
     await user.click(within(dialog).getByRole('button', { name: 'Copy to Clipboard' }));
@@ -156,7 +156,7 @@ describe('PresentationView', () => {
     renderView(TEXTS, 'http://files.test/results/presentation.txt');
     await user.click(screen.getByRole('button', { name: 'Full results file' }));
     const dialog = await screen.findByRole('dialog', { name: 'Presentation text' });
-    expect(within(dialog).getByLabelText('Contents of presentation.txt').textContent).toBe('Slide 1 (0:00)\nWelcome\n');
+    expect(within(dialog).getByLabelText('Contents of Lecture-slides.txt').textContent).toBe('Slide 1 (0:00)\nWelcome\n');
     await user.click(within(dialog).getByRole('button', { name: 'Done' }));
 
     expect(requests.map((r) => r.url)).toEqual(['http://files.test/results/presentation.txt']);

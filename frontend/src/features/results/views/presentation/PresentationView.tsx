@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { earlierBuilds, frameLines, keptSlidesSelection, overlapWithPrevious, PRESENTATION_FILE, presentationWork, restorePresentationWork, selectedSlidesFileName, selectedSlidesText, similarToPrevious, SLIDE_SIMILARITY_DEFAULT } from '@frametext/text-analysis';
+import { earlierBuilds, frameLines, keptSlidesSelection, overlapWithPrevious, presentationFileName, presentationWork, restorePresentationWork, selectedSlidesFileName, selectedSlidesText, similarToPrevious, SLIDE_SIMILARITY_DEFAULT } from '@frametext/text-analysis';
 import { useAppDispatch } from '../../../../lib/store';
 import { toastShown } from '../../../../lib/ui';
 import { FrameStage } from '../../components/FrameStage';
@@ -54,14 +54,14 @@ export default function PresentationView({ view, work }: ViewProps) {
   const buildCount = useMemo(() => builds.filter(Boolean).length, [builds]);
   const applyFilter = () => setSelected(similar.map((s, i) => !s && !builds[i]));
 
-  const showSelected = () => setShown({ title: 'Selected slides', text: selectedSlidesText(view, selected), fileName: selectedSlidesFileName(view.uploadID) });
+  const showSelected = () => setShown({ title: 'Selected slides', text: selectedSlidesText(view, selected), fileName: selectedSlidesFileName(view.uploadName) });
   const showPresentationFile = async () => {
     if (!view.resultsUrl) return;
     setFetching(true);
     try {
       const response = await fetch(view.resultsUrl);
       if (!response.ok) throw new Error(`results file answered ${response.status}`);
-      setShown({ title: 'Presentation text', text: await response.text(), fileName: PRESENTATION_FILE });
+      setShown({ title: 'Presentation text', text: await response.text(), fileName: presentationFileName(view.uploadName) });
     } catch (error) {
       console.warn('presentation text', error);
       dispatch(toastShown('Results not yet available', 'error'));

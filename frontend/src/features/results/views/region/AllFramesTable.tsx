@@ -26,7 +26,7 @@ const Row = memo(function Row({ reading, decimals, current, onFrame }: { reading
 
 /** Every frame's text per box (Frame, Time, one column per enabled box); a frame number opens that frame. */
 export function AllFramesTable({ boxNames, readings, current, onFrame }: Props) {
-  // Tenths of a second when frames are under a second apart, as multi_box_captions.csv shows them.
+  // Tenths of a second when frames are under a second apart, as the Region CSV shows them.
   const decimals = useMemo(() => clockDecimals(readings.map((r) => r.t)), [readings]);
   return (
     <section className="region-table" aria-labelledby="region-table-title">

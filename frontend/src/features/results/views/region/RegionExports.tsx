@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { hasAnyLine, REGION_CSV_FILE, REGION_TXT_FILE, regionCsv, regionTxt, subtitleFileName, toSrt, toVtt, type BoxId, type CaptionCue, type RegionExportFrame, type SelectionBox } from '@frametext/text-analysis';
+import { hasAnyLine, regionCsv, regionFileName, regionTxt, subtitleFileName, toSrt, toVtt, type BoxId, type CaptionCue, type RegionExportFrame, type SelectionBox } from '@frametext/text-analysis';
 import { downloadFile } from '../../../../lib/download';
 
 interface Props {
@@ -32,10 +32,10 @@ export function RegionExports({ uploadName, boxes, readings, cues }: Props) {
       </h2>
       {!ready && <p className="field__hint">{boxes.length === 0 ? 'Turn on a box to export its text.' : 'No text lies wholly inside the boxes yet: move or resize them over the text.'}</p>}
       <div className="cluster">
-        <button type="button" className="btn btn--primary btn--sm" disabled={!ready} onClick={() => downloadFile(REGION_CSV_FILE, regionCsv(names, readings), 'text/csv;charset=utf-8')}>
+        <button type="button" className="btn btn--primary btn--sm" disabled={!ready} onClick={() => downloadFile(regionFileName(uploadName, 'csv'), regionCsv(names, readings), 'text/csv;charset=utf-8')}>
           Export CSV
         </button>
-        <button type="button" className="btn btn--secondary btn--sm" disabled={!ready} onClick={() => downloadFile(REGION_TXT_FILE, regionTxt(names, cues))}>
+        <button type="button" className="btn btn--secondary btn--sm" disabled={!ready} onClick={() => downloadFile(regionFileName(uploadName, 'txt'), regionTxt(names, cues))}>
           Export TXT
         </button>
       </div>

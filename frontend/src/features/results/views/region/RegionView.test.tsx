@@ -137,14 +137,14 @@ describe('RegionView', () => {
     expect(nowPanel()).toHaveTextContent('Nothing wholly inside this box.');
   });
 
-  it('exports multi_box_captions.csv by frame and .txt by caption with a byte-order mark, and SRT and WebVTT of the chosen box', async () => {
+  it('exports <upload name>-captions.csv by frame and .txt by caption with a byte-order mark, and SRT and WebVTT of the chosen box', async () => {
     const user = userEvent.setup();
     renderView(captionsView(['Hello there', 'Hello there', 'Two rows\nof text', '']));
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
     await user.click(screen.getByRole('button', { name: 'Export TXT' }));
     await user.click(screen.getByRole('button', { name: 'Export SRT' }));
     await user.click(screen.getByRole('button', { name: 'Export WebVTT' }));
-    expect(saved.map((s) => s.name)).toEqual(['multi_box_captions.csv', 'multi_box_captions.txt', 'Talk- part 1-green.srt', 'Talk- part 1-green.vtt']);
+    expect(saved.map((s) => s.name)).toEqual(['Talk- part 1-captions.csv', 'Talk- part 1-captions.txt', 'Talk- part 1-green.srt', 'Talk- part 1-green.vtt']);
     expect(await saved[0]!.text).toBe('\uFEFFFrame,Time,Green\r\n1,0:00,Hello there\r\n2,0:01,Hello there\r\n3,0:02,Two rows | of text\r\n4,0:03,\r\n');
     expect(await saved[1]!.text).toBe('\uFEFFGreen 0:00.0 to 0:02.0\nHello there\n\nGreen 0:02.0 to 0:03.0\nTwo rows\nof text\n');
     expect(await saved[2]!.text).toBe('1\n00:00:00,000 --> 00:00:02,000\nHello there\n\n2\n00:00:02,000 --> 00:00:03,000\nTwo rows\nof text\n');

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { boxCues, fileSafeName, hasAnyLine, subtitleFileName } from '@frametext/text-analysis';
+import { boxCues, hasAnyLine, subtitleFileName } from '@frametext/text-analysis';
 
 describe('region reading', () => {
   it('names subtitle files after the upload and the box, without characters a file name cannot hold', () => {
     expect(subtitleFileName('Talk: part 1/2', 'Green', 'srt')).toBe('Talk- part 1-2-green.srt');
     expect(subtitleFileName('lecture', 'Yellow', 'vtt')).toBe('lecture-yellow.vtt');
-    expect(fileSafeName('  ???  ')).toBe('-');
-    expect(fileSafeName('   ')).toBe('captions');
+    expect(subtitleFileName('  ???  ', 'Green', 'srt')).toBe('--green.srt');
+    expect(subtitleFileName('   ', 'Green', 'srt')).toBe('upload-green.srt');
   });
 
   it('makes the cues of each box, taking photos without times one second apart', () => {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
-import { matchPercent, SCROLL_EXPORT_FILES, scrollListFile, type DeduplicatedItems, type ListItem, type ListRow, type RowEdit } from '@frametext/text-analysis';
+import { matchPercent, scrollFileName, scrollListFile, type DeduplicatedItems, type ListItem, type ListRow, type RowEdit } from '@frametext/text-analysis';
 import { downloadFile } from '../../../../lib/download';
 import { frameLabel, frameTime, type ResultsView } from '../../model';
 
@@ -207,7 +207,7 @@ export function ScrollResults({ view, result, ignoreDuplicates, framesScanned, o
         </div>
       </div>
       <p className="muted small scroll-results__files">
-        Saves {ignoreDuplicates ? `${SCROLL_EXPORT_FILES.uniqueCsv} and ${SCROLL_EXPORT_FILES.uniqueTxt}` : `${SCROLL_EXPORT_FILES.allCsv} and ${SCROLL_EXPORT_FILES.allTxt}`}: the list
+        Saves {scrollFileName(view.uploadName, ignoreDuplicates, 'csv')} and {scrollFileName(view.uploadName, ignoreDuplicates, 'txt')}: the list
         shown below, with your corrections.
       </p>
 

@@ -131,7 +131,7 @@ describe('ScrollView', () => {
     expect(document.querySelector('.scroll-item--selected')).not.toBeNull();
   });
 
-  it('exports the unique list as list_items_unique.csv with a byte-order mark, and the text file', async () => {
+  it('exports the unique list as <upload name>-list-unique.csv with a byte-order mark, and the text file', async () => {
     render(<ScrollView view={view} />);
     const user = userEvent.setup();
     drag(screen.getByTestId('scroll-canvas'), [40, 100], [1000, 200]);
@@ -140,7 +140,7 @@ describe('ScrollView', () => {
     await screen.findByRole('table');
 
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
-    expect(downloads[0]!.name).toBe('list_items_unique.csv');
+    expect(downloads[0]!.name).toBe('Shop list-list-unique.csv');
     const bytes = new Uint8Array(await downloads[0]!.blob.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const csv = (await downloads[0]!.blob.text()).replace(/^\uFEFF/, '').split('\r\n');
@@ -149,12 +149,12 @@ describe('ScrollView', () => {
     expect(csv).toHaveLength(5 + 2);
 
     await user.click(screen.getByRole('button', { name: 'Export TXT' }));
-    expect(downloads[1]!.name).toBe('list_items_unique.txt');
+    expect(downloads[1]!.name).toBe('Shop list-list-unique.txt');
     expect(await downloads[1]!.blob.text()).toMatch(new RegExp(`^${title(1)}\n\\${price(1)}\n\n${title(2)}`));
 
     await user.click(screen.getByRole('checkbox', { name: 'Ignore duplicates' }));
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
-    expect(downloads[2]!.name).toBe('list_items_all.csv');
+    expect(downloads[2]!.name).toBe('Shop list-list-all.csv');
     expect((await downloads[2]!.blob.text()).split('\r\n')[0]).toContain('Unique item');
   });
 
