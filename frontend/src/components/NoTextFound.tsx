@@ -1,4 +1,4 @@
-import type { Engine, TextFound } from '@frametext/contracts/rules';
+import type { Engine, MediaContent, TextFound } from '@frametext/contracts/rules';
 import { useGetPublicConfigQuery } from '../lib/credits/api';
 import { SUPPORT_EMAIL } from '../lib/contact';
 
@@ -25,11 +25,16 @@ export function chargeSentence({ credits, framesRead }: { credits: number; frame
 interface WhatToTryProps {
   /** The engine that read the upload (null: not known). */
   engine: Engine | null;
+  /** What the upload was said to show: the Basic engine reads seven-segment digits only on Numerical uploads. */
+  mediaContent: MediaContent | null;
   isVideo: boolean;
 }
 
-/** The advice: the Cloud AI engine where this server offers it, another frame interval for a video, a sharper picture. */
-export function WhatToTry({ engine, isVideo }: WhatToTryProps) {
+/**
+ * The advice: the Cloud AI engine where this server offers it; the seven-segment reader (the Basic engine on a
+ * Numerical upload) when the upload was read without it; another frame interval for a video; a sharper picture.
+ */
+export function WhatToTry({ engine, mediaContent, isVideo }: WhatToTryProps) {
   const { data: config } = useGetPublicConfigQuery();
   const cloudOffered = config?.engines.some((e) => e.engine === 'cloud' && e.available) ?? false;
   return (
@@ -38,6 +43,12 @@ export function WhatToTry({ engine, isVideo }: WhatToTryProps) {
       <ul>
         {engine !== 'cloud' && cloudOffered && (
           <li>Upload it again with the Cloud AI engine: it reads small, angled or stylised text, such as seven-segment digits, that the other engines can miss.</li>
+        )}
+        {engine === 'local' && (
+          <li>Upload it again with the Basic engine and Media content Numerical: it also reads the digits of LCD and LED displays (seven-segment digits), which the Local engine cannot.</li>
+        )}
+        {engine === 'server' && mediaContent !== null && mediaContent !== 'numerical' && (
+          <li>If the text is the digits of an LCD or LED display, upload it again with Media content Numerical: the Basic engine reads seven-segment digits only there.</li>
         )}
         {isVideo && <li>Upload it again with a different frame interval: a shorter one catches text that is on screen only briefly.</li>}
         <li>Record or crop so the text is sharp and fills more of the picture.</li>

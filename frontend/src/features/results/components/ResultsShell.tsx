@@ -166,7 +166,7 @@ export function ResultsShell({ view, back, only }: Props) {
         >
           <p>Your media does not appear to contain any text.</p>
           <p>{textFoundSentence(found)}</p>
-          <WhatToTry engine={view.engine ?? null} isVideo={view.format === 'Video'} />
+          <WhatToTry engine={view.engine ?? null} mediaContent={view.mediaContent} isVideo={view.format === 'Video'} />
           <NoTextSupportLine />
         </Modal>
       )}

@@ -49,7 +49,7 @@ export function DoneStep({ upload, status, onStartOver }: DoneStepProps) {
           {chargeSentence(status.charged)} {CHARGE_RULE}
         </p>
       )}
-      <WhatToTry engine={upload.engine} isVideo={upload.isVideo} />
+      <WhatToTry engine={upload.engine} mediaContent={upload.mediaContent} isVideo={upload.isVideo} />
       <NoTextSupportLine />
       <NextLinks uploadID={upload.uploadID} viewLabel="Look at the frames" onStartOver={onStartOver} />
     </section>

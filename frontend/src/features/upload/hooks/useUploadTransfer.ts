@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { GetUploadUrlRequest, GetUploadUrlResponse, ServerEngine } from '@frametext/contracts';
+import { DEFAULT_MEDIA_CONTENT, type MediaContent } from '@frametext/contracts/rules';
 import type { LinkUploadRequestBody } from '../api';
 import { useAppDispatch } from '../../../lib/store';
 import { toastShown } from '../../../lib/ui';
@@ -20,6 +21,8 @@ export interface StartedUpload {
   quote: Pick<GetUploadUrlResponse, 'framesRequested' | 'maxFrames' | 'creditCost'>;
   /** How it is read: the engine, and whether frames are cut from a video (the advice after a reading with no text). */
   engine: ServerEngine;
+  /** What the upload shows, as chosen (the seven-segment reader runs on Numerical uploads only). */
+  mediaContent: MediaContent;
   isVideo: boolean;
   /** A video by link, which the server fetches first (its quote is for the most frames it can have). */
   byLink?: boolean;
@@ -70,7 +73,7 @@ export function useUploadTransfer(onStarted: (upload: StartedUpload) => void) {
         abortRef.current = null;
         setPhase('idle');
         dispatch(api.util.invalidateTags(['Profile']));
-        return onStarted({ uploadID: answer.uploadID, quote: { framesRequested: answer.framesRequested, maxFrames: answer.maxFrames, creditCost: answer.creditCost }, engine: request.ocrType ?? 'cloud', isVideo: true, byLink: true });
+        return onStarted({ uploadID: answer.uploadID, quote: { framesRequested: answer.framesRequested, maxFrames: answer.maxFrames, creditCost: answer.creditCost }, engine: request.ocrType ?? 'cloud', mediaContent: request.mediaContent ?? DEFAULT_MEDIA_CONTENT, isVideo: true, byLink: true });
       }
       if (answer.urls.length !== files.length) {
         return fail(`The server gave ${answer.urls.length} upload addresses for ${files.length} files. Please start the upload again.`);
@@ -102,6 +105,7 @@ export function useUploadTransfer(onStarted: (upload: StartedUpload) => void) {
         uploadID: answer.uploadID,
         quote: { framesRequested: answer.framesRequested, maxFrames: answer.maxFrames, creditCost: answer.creditCost },
         engine: request.ocrType ?? 'cloud',
+        mediaContent: request.mediaContent ?? DEFAULT_MEDIA_CONTENT,
         isVideo: request.kind !== 'photos',
       });
     },
