@@ -1,14 +1,8 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import dns from 'node:dns';
 import http from 'node:http';
-import type { LookupFunction } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { Client } from 'minio';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bucketAddress, createStorage, S3ObjectStorage, type S3Addressing } from '../src/storage/index.js';
-import { testBaseConfig } from '../src/testing/index.js';
+import { loopbackLookup, removeTestBucket, startTestS3Server, testBaseConfig, type TestS3Server } from '../src/testing/index.js';
 import { describeStorageConformance, type BrowserFetch } from './storage-conformance.js';
 
 /**
@@ -18,48 +12,18 @@ import { describeStorageConformance, type BrowserFetch } from './storage-conform
  * When Ceph is not installed or does not come up, these tests are skipped with the reason in their title.
  *
  * Both addressing styles run against the same gateway: path style at 127.0.0.1, virtual-host style at localhost (the
- * gateway's DNS name), where each bucket is `<bucket>.localhost`. Those names resolve to 127.0.0.1 through the
- * lookup below, given to the driver's agent and to the test's browser requests; the machine's resolver is not used.
+ * gateway's DNS name), where each bucket is `<bucket>.localhost`. Those names resolve to 127.0.0.1 through
+ * loopbackLookup, given to the driver's agent and to the test's browser requests; the machine's resolver is not used.
  */
-const SCRIPT = fileURLToPath(new URL('../../../scripts/test-s3-server.sh', import.meta.url));
-
-interface S3Server {
-  endpoint: string;
-  virtualEndpoint: string;
-  accessKey: string;
-  secretKey: string;
-}
-
-async function startS3Server(): Promise<S3Server | { skipReason: string }> {
-  try {
-    const { stdout } = await promisify(execFile)('bash', [SCRIPT], { timeout: 120_000 });
-    const env = Object.fromEntries(stdout.trim().split('\n').map((line) => line.split('=', 2) as [string, string]));
-    if (!env.S3_ENDPOINT || !env.S3_VIRTUAL_ENDPOINT || !env.S3_ACCESS_KEY || !env.S3_SECRET_KEY) return { skipReason: `unexpected output from ${SCRIPT}: ${stdout}` };
-    return { endpoint: env.S3_ENDPOINT, virtualEndpoint: env.S3_VIRTUAL_ENDPOINT, accessKey: env.S3_ACCESS_KEY, secretKey: env.S3_SECRET_KEY };
-  } catch (err) {
-    const e = err as { code?: number | string; stderr?: string; message: string };
-    const detail = (e.stderr ?? '').trim().split('\n').slice(-2).join(' / ') || e.message;
-    return { skipReason: e.code === 2 ? `Ceph RADOS Gateway is not installed (${detail})` : `the RADOS Gateway did not come up: ${detail}` };
-  }
-}
-
-const server = await startS3Server();
+const server = await startTestS3Server();
 const skipReason = 'skipReason' in server ? server.skipReason : undefined;
 if (skipReason) console.warn(`storage-s3.test.ts: SKIPPED, ${skipReason}`);
-const s3 = skipReason ? undefined : (server as S3Server);
+const s3 = skipReason ? undefined : (server as TestS3Server);
 const title = (name: string) => (skipReason ? `${name} (SKIPPED: ${skipReason})` : name);
 
-/** Host names looked up through `loopbackLookup`: the names requests really went to. */
+/** The loopback names requests really went to. */
 const lookedUp = new Set<string>();
-
-/** `localhost` and every `*.localhost` name is 127.0.0.1; other names resolve as usual. */
-const loopbackLookup: LookupFunction = (hostname, options, callback) => {
-  if (hostname !== 'localhost' && !hostname.endsWith('.localhost')) return dns.lookup(hostname, options, callback);
-  lookedUp.add(hostname);
-  if (options.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
-  else callback(null, '127.0.0.1', 4);
-};
-const loopbackAgent = new http.Agent({ keepAlive: true, lookup: loopbackLookup });
+const loopbackAgent = new http.Agent({ keepAlive: true, lookup: loopbackLookup((name) => lookedUp.add(name)) });
 afterAll(() => loopbackAgent.destroy());
 
 /** A browser's request: to the host and port the URL names, with that Host header, resolved by `loopbackLookup`. */
@@ -100,15 +64,7 @@ function s3Config(bucket: string) {
   });
 }
 
-async function removeBucket(bucket: string): Promise<void> {
-  const url = new URL(s3!.endpoint);
-  const client = new Client({ endPoint: url.hostname, port: Number(url.port), useSSL: false, accessKey: s3!.accessKey, secretKey: s3!.secretKey, pathStyle: true });
-  if (!(await client.bucketExists(bucket))) return;
-  const names: string[] = [];
-  for await (const item of client.listObjectsV2(bucket, '', true)) names.push((item as { name: string }).name);
-  if (names.length) await client.removeObjects(bucket, names);
-  await client.removeBucket(bucket);
-}
+const removeBucket = (bucket: string) => removeTestBucket(s3!, bucket);
 
 // Bucket names allow no underscores, so not uniqueName().
 const newBucket = () => `frametext-test-${randomBytes(4).toString('hex')}`;

@@ -6,3 +6,4 @@ export * from './tokens.js';
 export * from './broker.js';
 export * from './service.js';
 export * from './otlp.js';
+export * from './s3-server.js';
