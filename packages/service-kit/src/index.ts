@@ -25,6 +25,7 @@ export * from './token-bucket.js';
 export * from './host/cpu-budget.js';
 export * from './net/destination.js';
 export * from './media/ffprobe.js';
+export * from './media/sharp-threads.js';
 export * from './metrics/definitions.js';
 export * from './metrics/server.js';
 export * from './tracing/tracing.js';

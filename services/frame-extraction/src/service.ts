@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { cancelledUploadsMigration, type Logger, type ServiceDefinition } from '@frametext/service-kit';
+import { cancelledUploadsMigration, type Logger, type ServiceDefinition, setSharpThreads } from '@frametext/service-kit';
 import type { Config } from './config.js';
 import { uploadCompletedConsumer } from './messaging/upload-completed.js';
 import { uploadDeletedConsumer } from './messaging/upload-deleted.js';
@@ -24,7 +24,7 @@ export function frameExtractionService(config: Config, opts: FrameExtractionOpti
     consumes: ['upload.completed.v1', 'upload.deleted.v1'],
     consumers: ({ storage, db }) => {
       if (!storage) throw new Error('frame-extraction needs the object store');
-      sharp.concurrency(config.WORKER_THREADS);
+      setSharpThreads(sharp, config);
       return [uploadCompletedConsumer({ storage, config, db }), uploadDeletedConsumer()];
     },
   };

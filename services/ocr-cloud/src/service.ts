@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { cancelledUploadsMigration, Limiter, type Logger, type ServiceDefinition } from '@frametext/service-kit';
+import { cancelledUploadsMigration, Limiter, type Logger, type ServiceDefinition, setSharpThreads } from '@frametext/service-kit';
 import type { Config } from './config.js';
 import type { GoogleAccess } from './data/google-auth.js';
 import { googleTranslator } from './data/translation-client.js';
@@ -62,7 +62,7 @@ export function ocrCloudService(config: Config, opts: OcrCloudOptions): ServiceD
     consumes: ['ocr.requested.v1', 'upload.deleted.v1'],
     consumers: ({ storage, metrics, db }) => {
       if (!storage) throw new Error('ocr-cloud needs the object store');
-      sharp.concurrency(config.WORKER_THREADS);
+      setSharpThreads(sharp, config);
       return cloudOcrConsumers(
         {
           readFrame: (key) => storage.getBuffer(key),

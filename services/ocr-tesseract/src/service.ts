@@ -1,6 +1,6 @@
 import { access, constants } from 'node:fs/promises';
 import sharp from 'sharp';
-import { cancellationLookout, cancelledUploadsMigration, type Logger, type ServiceDefinition } from '@frametext/service-kit';
+import { cancellationLookout, cancelledUploadsMigration, type Logger, type ServiceDefinition, setSharpThreads } from '@frametext/service-kit';
 import { tesseractEnv, type Config } from './config.js';
 import type { RecognizeOptions } from './domain/recognize.js';
 import { UploadReader } from './domain/upload-reader.js';
@@ -72,7 +72,7 @@ export function ocrTesseractService(config: Config, opts: OcrServiceOptions = {}
     setup: () => () => pool.close(),
     consumers: ({ storage, metrics, logger, db }) => {
       if (!storage) throw new Error('ocr-tesseract needs the object store');
-      sharp.concurrency(config.WORKER_THREADS);
+      setSharpThreads(sharp, config);
       // The models this worker has, read once; a language whose model is missing is read with OCR_LANG, and said so.
       let models: Promise<Set<string>> | undefined;
       const installed = () =>
