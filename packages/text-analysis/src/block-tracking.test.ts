@@ -1,18 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TRACKING_SETTINGS, TRACKING_LIMITS, bigEnough, trackBlocks, weightedDistance, type TrackingResult } from './block-tracking.js';
-import type { TextBlock } from './geometry.js';
+import { rectVertices, type TextBlock } from './geometry.js';
 import { syntheticDashboard } from './synthetic-dashboard.js';
 
 /** A block whose box has its top-left corner at x, y. */
 function block(text: string, x: number, y: number, w = 200, h = 40, confidence?: number): TextBlock {
   return {
     text,
-    vertices: [
-      { x, y },
-      { x: x + w, y },
-      { x: x + w, y: y + h },
-      { x, y: y + h },
-    ],
+    vertices: rectVertices({ x, y, w, h }),
     ...(confidence !== undefined ? { confidence } : {}),
   };
 }

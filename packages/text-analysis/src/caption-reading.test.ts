@@ -1,18 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { captionCuesInBox, captionHeight, captionReading, wordsInside, type CaptionSourceFrame } from './caption-reading.js';
-import type { Point, TextBlock } from './geometry.js';
+import { rectVertices, type Point, type TextBlock } from './geometry.js';
 import { linesInBox, rectInPixels } from './region-text.js';
 import { captionCues, frameInterval, sameCaption } from './subtitles.js';
 import { editDistance } from './text-similarity.js';
 import { blockLimits, filterBlocks, openFilters } from './viewer-filters.js';
 
-const quad = (x: number, y: number, w: number, h: number): Point[] => [
-  { x, y },
-  { x: x + w, y },
-  { x: x + w, y: y + h },
-  { x, y: y + h },
-];
+const quad = (x: number, y: number, w: number, h: number): Point[] => rectVertices({ x, y, w, h });
 /** A word at x, its top at y; 30 px tall as the caption's capitals are. */
 const word = (text: string, x: number, y: number, confidence = 95, h = 30) => ({ text, vertices: quad(x, y, text.length * 20, h), confidence });
 /** A LINE block holding its words, as the Basic engine gives them. */

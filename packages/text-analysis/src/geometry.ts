@@ -46,13 +46,25 @@ export function boundsOf(vertices: readonly Point[]): Rect {
   return { x: minX, y: minY, w: maxX - minX, h: maxY - minY };
 }
 
-/** A rectangle's 4 corners clockwise from the top-left: the vertices every engine reports. */
-export function rectVertices(rect: Rect): Point[] {
+/** An axis-aligned rectangle by its four edges (a union of boxes is kept this way, free of float noise from w and h). */
+export interface Edges {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/**
+ * A rectangle's 4 corners clockwise from the top-left: the vertices every engine reports. The one builder of
+ * corners: from left, top, width and height, or from the edges as they are.
+ */
+export function rectVertices(rect: Rect | Edges): Point[] {
+  const { left, top, right, bottom } = 'w' in rect ? { left: rect.x, top: rect.y, right: rect.x + rect.w, bottom: rect.y + rect.h } : rect;
   return [
-    { x: rect.x, y: rect.y },
-    { x: rect.x + rect.w, y: rect.y },
-    { x: rect.x + rect.w, y: rect.y + rect.h },
-    { x: rect.x, y: rect.y + rect.h },
+    { x: left, y: top },
+    { x: right, y: top },
+    { x: right, y: bottom },
+    { x: left, y: bottom },
   ];
 }
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { trackBlocks } from './block-tracking.js';
-import type { TextBlock } from './geometry.js';
+import { rectVertices, type TextBlock } from './geometry.js';
 import { parseValue } from './number-parsing.js';
 import { cleaningFor, findNumberSeries, parseReading, valuesChange, type FoundSeries } from './number-series.js';
 import { seriesValues } from './numerical-export.js';
@@ -11,12 +11,7 @@ import { syntheticDashboard } from './synthetic-dashboard.js';
 function block(text: string, x: number, y: number, h = 40, w = Math.round(text.length * h * 0.55)): TextBlock {
   return {
     text,
-    vertices: [
-      { x, y },
-      { x: x + w, y },
-      { x: x + w, y: y + h },
-      { x, y: y + h },
-    ],
+    vertices: rectVertices({ x, y, w, h }),
   };
 }
 

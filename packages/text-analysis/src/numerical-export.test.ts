@@ -1,16 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { TextBlock } from './geometry.js';
+import { rectVertices, type TextBlock } from './geometry.js';
 import { formatFrameShare, numericalCsv, numericalRows, numericalTxt, orderByPosition, seriesValues, withCorrections } from './numerical-export.js';
 import { defaultBlockSettings } from './text-cleaning.js';
 
 const at = (text: string, y: number, originalText?: string): TextBlock => ({
   text,
-  vertices: [
-    { x: 0, y },
-    { x: 100, y },
-    { x: 100, y: y + 20 },
-    { x: 0, y: y + 20 },
-  ],
+  vertices: rectVertices({ x: 0, y, w: 100, h: 20 }),
   ...(originalText !== undefined ? { originalText } : {}),
 });
 

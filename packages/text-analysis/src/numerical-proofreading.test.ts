@@ -1,16 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { TextBlock } from './geometry.js';
+import { rectVertices, type TextBlock } from './geometry.js';
 import { blockConfidence, hasLetterInNumber, proofread, seriesConfidences, unsureReasons } from './numerical-proofreading.js';
 
 const sure = (values: string[], corrected: boolean[] = values.map(() => false)) =>
   unsureReasons({ values, confidences: values.map(() => 95), corrected });
 
-const square = [
-  { x: 0, y: 0 },
-  { x: 10, y: 0 },
-  { x: 10, y: 10 },
-  { x: 0, y: 10 },
-];
+const square = rectVertices({ x: 0, y: 0, w: 10, h: 10 });
 
 describe('unsure cells', () => {
   it('flags a reading under 70 % confidence and says the confidence', () => {

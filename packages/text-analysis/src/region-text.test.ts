@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { TextBlock } from './geometry.js';
+import { rectVertices, type TextBlock } from './geometry.js';
 import { blocksInside, groupIntoRows, linesInBox, rectInPixels } from './region-text.js';
 
 const block = (text: string, x: number, y: number, w: number, h: number): TextBlock => ({
   text,
-  vertices: [
-    { x, y },
-    { x: x + w, y },
-    { x: x + w, y: y + h },
-    { x, y: y + h },
-  ],
+  vertices: rectVertices({ x, y, w, h }),
 });
 
 describe('region text', () => {

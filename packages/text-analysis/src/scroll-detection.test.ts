@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseKeptWork, type Detection } from '@frametext/contracts';
+import { rectVertices } from './geometry.js';
 import type { ResultsFrame } from './results-frames.js';
 import { detectionSettingsOf, keptScrollList, lockTemplate, restoreScrollWork, scrollWork } from './scroll-detection.js';
 import type { ListRow } from './scroll-duplicates.js';
@@ -17,12 +18,7 @@ const block = (text: string, x: number, y: number, w: number): Detection => ({
   blockType: 'LINE',
   area: w * 30,
   confidence: 93,
-  vertices: [
-    { x, y },
-    { x: x + w, y },
-    { x: x + w, y: y + 30 },
-    { x, y: y + 30 },
-  ],
+  vertices: rectVertices({ x, y, w, h: 30 }),
 });
 
 /** Items 100 px apart, a title at the left and a price at the right; the list moves up 60 px a frame. */

@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { rectVertices } from './geometry.js';
 import { layoutLines, linesInColumn, type LayoutBlock } from './scroll-layout.js';
 
-const quad = (x: number, y: number, w: number, h: number) => [
-  { x, y },
-  { x: x + w, y },
-  { x: x + w, y: y + h },
-  { x, y: y + h },
-];
+const quad = (x: number, y: number, w: number, h: number) => rectVertices({ x, y, w, h });
 
 /** A Tesseract-style line: its words placed one after another with `gap` px between them. */
 function line(words: string[], x: number, y: number, h: number, gap = 10): LayoutBlock {

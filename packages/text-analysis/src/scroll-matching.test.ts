@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { rectVertices } from './geometry.js';
 import { layoutLines, type LayoutBlock, type LayoutLine } from './scroll-layout.js';
 import {
   DEFAULT_SCROLL_SETTINGS,
@@ -21,12 +22,7 @@ const PITCH = 100;
 
 const block = (text: string, x: number, y: number, w: number, h: number): LayoutBlock => ({
   text,
-  vertices: [
-    { x, y },
-    { x: x + w, y },
-    { x: x + w, y: y + h },
-    { x, y: y + h },
-  ],
+  vertices: rectVertices({ x, y, w, h }),
 });
 
 const title = (n: number) => `Item ${String(n).padStart(2, '0')} ${['Blue Kettle', 'Red Lamp', 'Oak Chair', 'Wool Scarf', 'Glass Vase', 'Copper Pot'][(n - 1) % 6]}`;

@@ -1,4 +1,4 @@
-import type { TextBlock } from './geometry.js';
+import { rectVertices, type TextBlock } from './geometry.js';
 import { seededRandom } from './seeded-random.js';
 
 /*
@@ -43,12 +43,7 @@ function box(x: number, y: number, text: string): TextBlock {
   const h = LINE_HEIGHT;
   return {
     text,
-    vertices: [
-      { x, y },
-      { x: x + w, y },
-      { x: x + w, y: y + h },
-      { x, y: y + h },
-    ],
+    vertices: rectVertices({ x, y, w, h }),
     area: w * h,
     confidence: 90,
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rectContains, type Rect, type TextBlock } from './geometry.js';
+import { rectContains, rectVertices, type Rect, type TextBlock } from './geometry.js';
 import { defaultRect } from './region-boxes.js';
 import { captionBand, defaultCaptionBox, textZones, zoneName, type ZoneFrame } from './text-zones.js';
 
@@ -11,12 +11,7 @@ const SPACE = { width: 1280, height: 720 };
 const line = (text: string, x: number, y: number, w: number, h: number, confidence = 93): TextBlock => ({
   text,
   confidence,
-  vertices: [
-    { x, y },
-    { x: x + w, y },
-    { x: x + w, y: y + h },
-    { x, y: y + h },
-  ],
+  vertices: rectVertices({ x, y, w, h }),
 });
 
 /** A caption centred on the frame, its last line's top at `lastTop`; each line 21 px wide per character. */

@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { TextBlock } from './geometry.js';
+import { rectVertices, type TextBlock } from './geometry.js';
 import { blockLimits, filterBlocks, openFilters } from './viewer-filters.js';
 
 const block = (text: string, w: number, h: number, confidence?: number): TextBlock => ({
   text,
-  vertices: [
-    { x: 0, y: 0 },
-    { x: w, y: 0 },
-    { x: w, y: h },
-    { x: 0, y: h },
-  ],
+  vertices: rectVertices({ x: 0, y: 0, w, h }),
   ...(confidence === undefined ? {} : { confidence }),
 });
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { frameTimestampKey, type Detection, type EventData } from '@frametext/contracts';
+import { rectVertices } from '@frametext/text-analysis';
 
 export const FRAME_INTERVAL_MS = 5000;
 
@@ -56,12 +57,7 @@ export function detection(text: string, row: number, x = 10): Detection {
   const w = text.length * 12;
   return {
     text,
-    vertices: [
-      { x, y },
-      { x: x + w, y },
-      { x: x + w, y: y + 24 },
-      { x, y: y + 24 },
-    ],
+    vertices: rectVertices({ x, y, w, h: 24 }),
     area: w * 24,
     confidence: 91,
     blockType: 'LINE',

@@ -1,5 +1,5 @@
 import { VIEW_OF_MEDIA_CONTENT, textFoundIn, type Detection, type Engine, type MediaContent, type TextFound, type UploadDetailsResponse } from '@frametext/contracts';
-import { clockDecimals, frameLabel, frameTime, sourceFromDetails, type ResultsFrame } from '@frametext/text-analysis';
+import { clockDecimals, frameLabel, frameTime, rectVertices, sourceFromDetails, type ResultsFrame } from '@frametext/text-analysis';
 import type { LocalRecord, LocalWord } from '../../lib/localRecords';
 
 /*
@@ -69,14 +69,6 @@ function wordBox(word: LocalWord, width: number, height: number) {
   return { left: px(x * width), top: px(y * height), right: px((x + w) * width), bottom: px((y + h) * height) };
 }
 
-type Corners = ReturnType<typeof wordBox>;
-const cornersOf = (b: Corners) => [
-  { x: b.left, y: b.top },
-  { x: b.right, y: b.top },
-  { x: b.right, y: b.bottom },
-  { x: b.left, y: b.bottom },
-];
-
 /**
  * The detections of a local frame, shaped as the Basic engine shapes its own: one LINE block per run of words
  * (a line cut at wide gaps), with its words, their union box and mean confidence. Words saved without a run
@@ -100,12 +92,12 @@ function localDetections(words: LocalWord[], width: number, height: number): Det
     const confidence = confs.length ? Math.round((confs.reduce((a, c) => a + c, 0) / confs.length) * 10) / 10 : undefined;
     return {
       text: group.map((w) => w.text).join(' '),
-      vertices: cornersOf(box),
+      vertices: rectVertices(box),
       area: Math.round((box.right - box.left) * (box.bottom - box.top) * 100) / 100,
       ...(confidence !== undefined ? { confidence } : {}),
       blockType: group.length === 1 && group[0]!.run === undefined ? 'WORD' : 'LINE',
       ...(group.length > 1 || group[0]!.run !== undefined
-        ? { words: group.map((w, i) => ({ text: w.text, vertices: cornersOf(boxes[i]!), ...(w.conf !== undefined ? { confidence: w.conf } : {}) })) }
+        ? { words: group.map((w, i) => ({ text: w.text, vertices: rectVertices(boxes[i]!), ...(w.conf !== undefined ? { confidence: w.conf } : {}) })) }
         : {}),
     };
   });

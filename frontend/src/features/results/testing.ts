@@ -1,15 +1,9 @@
 import type { UploadDetailsResponse } from '@frametext/contracts';
+import { rectVertices } from '@frametext/text-analysis';
 
 /*
  * Test helpers for the results pages: upload details to serve from the fake gateway (testing/fakeGateway).
  */
-
-const quad = (x: number, y: number, w: number, h: number) => [
-  { x, y },
-  { x: x + w, y },
-  { x: x + w, y: y + h },
-  { x, y: y + h },
-];
 
 /** Two frames of a video: "42.5 kW" then "SOC 81%". */
 export function sampleDetails(overrides: Partial<UploadDetailsResponse['uploadData']> = {}, texts: [string, string] = ['42.5 kW', 'SOC 81%']): UploadDetailsResponse {
@@ -37,7 +31,7 @@ export function sampleDetails(overrides: Partial<UploadDetailsResponse['uploadDa
       ...overrides,
     },
     results: {
-      results: texts.map((text, i) => (text ? [{ text, vertices: quad(100 + i * 10, 50, 200, 40), area: 8000, blockType: 'LINE' }] : [])),
+      results: texts.map((text, i) => (text ? [{ text, vertices: rectVertices({ x: 100 + i * 10, y: 50, w: 200, h: 40 }), area: 8000, blockType: 'LINE' }] : [])),
       maxValues: { maxTextLength: 7 },
       linesByFrame: texts.map((text) => (text ? [{ text }] : [])),
       ocrResults: texts.map((text, i) => ({ t: i * 5, fileIndex: i, text, detections: [] })),

@@ -1,4 +1,4 @@
-import { isImplausibleWordBox } from '@frametext/text-analysis';
+import { isImplausibleWordBox, rectVertices, type Rect } from '@frametext/text-analysis';
 import type { Vertex } from '@frametext/contracts';
 
 /** An axis-aligned box in image pixels, as Tesseract reports it. */
@@ -9,16 +9,12 @@ export interface Box {
   height: number;
 }
 
+/** The box in text-analysis's terms. */
+const rectOf = (b: Box): Rect => ({ x: b.left, y: b.top, w: b.width, h: b.height });
+
 /** The box's 4 corners, clockwise from the top-left (the contracts' vertices). */
 export function boxVertices(b: Box): Vertex[] {
-  const right = b.left + b.width;
-  const bottom = b.top + b.height;
-  return [
-    { x: b.left, y: b.top },
-    { x: right, y: b.top },
-    { x: right, y: bottom },
-    { x: b.left, y: bottom },
-  ];
+  return rectVertices(rectOf(b));
 }
 
 export function boxArea(b: Box): number {
@@ -42,5 +38,5 @@ export function grow(b: Box, by: number, width: number, height: number): Box {
 
 /** A box that cannot be text on this image (text-analysis's isImplausibleWordBox, in Tesseract's box terms). */
 export function isAbsurdBox(b: Box, imageWidth: number, imageHeight: number): boolean {
-  return isImplausibleWordBox({ x: b.left, y: b.top, w: b.width, h: b.height }, imageWidth, imageHeight);
+  return isImplausibleWordBox(rectOf(b), imageWidth, imageHeight);
 }

@@ -1,17 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Detection } from '@frametext/contracts';
+import { rectVertices } from '@frametext/text-analysis';
 import { buildUploadResults, groupLines, presentationText } from './frame-text.js';
 
 /** A detection whose box spans x..x+w, y..y+h. */
 function det(text: string, x: number, y: number, w: number, h: number, confidence?: number): Detection {
   return {
     text,
-    vertices: [
-      { x, y },
-      { x: x + w, y },
-      { x: x + w, y: y + h },
-      { x, y: y + h },
-    ],
+    vertices: rectVertices({ x, y, w, h }),
     area: w * h,
     blockType: 'LINE',
     ...(confidence === undefined ? {} : { confidence }),

@@ -1,5 +1,5 @@
 import type { Detection, Line, MaxValues, MediaContent, OcrFrameResult, Vertex } from '@frametext/contracts';
-import { clockDecimals, earlierBuilds, formatClock, normaliseBullets } from '@frametext/text-analysis';
+import { clockDecimals, earlierBuilds, formatClock, normaliseBullets, rectVertices } from '@frametext/text-analysis';
 
 /*
  * Pure building blocks of an upload's results: rows of text from a frame's detections, the upload-wide
@@ -79,12 +79,7 @@ export function groupLines(detections: readonly Detection[]): Line[] {
       const confidences = ordered.map((b) => b.detection.confidence).filter((c): c is number => c !== undefined);
       const line: Line = {
         text: ordered.map((b) => b.detection.text.trim()).join(' '),
-        vertices: [
-          { x: box.minX, y: box.minY },
-          { x: box.maxX, y: box.minY },
-          { x: box.maxX, y: box.maxY },
-          { x: box.minX, y: box.maxY },
-        ],
+        vertices: rectVertices({ left: box.minX, top: box.minY, right: box.maxX, bottom: box.maxY }),
       };
       if (confidences.length > 0) line.confidence = round2(confidences.reduce((s, c) => s + c, 0) / confidences.length);
       return line;

@@ -1,15 +1,10 @@
-import { findNewSeries, trackBlocks, type TextBlock, type Track } from '@frametext/text-analysis';
+import { findNewSeries, rectVertices, trackBlocks, type TextBlock, type Track } from '@frametext/text-analysis';
 import { describe, expect, it } from 'vitest';
 import { emptySelection, selectionReducer } from './selection';
 
 const block = (text: string, x: number, y: number): TextBlock => ({
   text,
-  vertices: [
-    { x, y },
-    { x: x + 120, y },
-    { x: x + 120, y: y + 40 },
-    { x, y: y + 40 },
-  ],
+  vertices: rectVertices({ x, y, w: 120, h: 40 }),
 });
 
 // Power is not read on frames 4 to 6, so tracking follows it as two tracks that Find the numbers joins.

@@ -1,17 +1,12 @@
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_SCROLL_SETTINGS, lockTemplate } from '@frametext/text-analysis';
+import { DEFAULT_SCROLL_SETTINGS, lockTemplate, rectVertices } from '@frametext/text-analysis';
 import type { Detection } from '@frametext/contracts';
 import type { ResultsFrame } from '../../model';
 import { useScrollDetection } from './useScrollDetection';
 
 const SPACE = { width: 1280, height: 2000 };
-const quad = (x: number, y: number, w: number, h: number) => [
-  { x, y },
-  { x: x + w, y },
-  { x: x + w, y: y + h },
-  { x, y: y + h },
-];
+const quad = (x: number, y: number, w: number, h: number) => rectVertices({ x, y, w, h });
 
 /** A tall frame of a list scrolled by `index` x 37 px: 40 items, each a title of four words and a price. */
 function frame(index: number): ResultsFrame {
