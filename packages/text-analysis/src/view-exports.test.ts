@@ -10,6 +10,7 @@ import { keptScrollList, scrollWork } from './scroll-detection.js';
 import { DEFAULT_SCROLL_SETTINGS } from './scroll-matching.js';
 import { keptSlidesSelection, presentationFileName, presentationWork, selectedSlidesFileName } from './slides-text.js';
 import { DEFAULT_TRACKING_SETTINGS } from './block-tracking.js';
+import { rectVertices } from './geometry.js';
 
 /*
  * What a view's export holds for the person's kept work, and without any: the functions the results service's
@@ -21,12 +22,7 @@ const block = (text: string, x: number, y: number, w = 120, h = 40): Detection =
   blockType: 'LINE',
   area: w * h,
   confidence: 95,
-  vertices: [
-    { x, y },
-    { x: x + w, y },
-    { x: x + w, y: y + h },
-    { x, y: y + h },
-  ],
+  vertices: rectVertices({ x, y, w, h }),
 });
 
 const frame = (index: number, detections: Detection[]): ResultsFrame => ({

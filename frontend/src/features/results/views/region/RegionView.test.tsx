@@ -1,19 +1,14 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
+import { rectVertices } from '@frametext/text-analysis';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeStore } from '../../../../lib/store';
 import { viewFromDetails, type ResultsView } from '../../model';
 import { sampleDetails } from '../../testing';
 import RegionView from './RegionView';
 
-const quad = (x: number, y: number, w: number, h: number) => [
-  { x, y },
-  { x: x + w, y },
-  { x: x + w, y: y + h },
-  { x, y: y + h },
-];
-const line = (text: string, x: number, y: number, w: number, h: number, confidence?: number) => ({ text, vertices: quad(x, y, w, h), area: w * h, blockType: 'LINE', ...(confidence === undefined ? {} : { confidence }) });
+const line = (text: string, x: number, y: number, w: number, h: number, confidence?: number) => ({ text, vertices: rectVertices({ x, y, w, h }), area: w * h, blockType: 'LINE', ...(confidence === undefined ? {} : { confidence }) });
 
 /**
  * A 1280x720 captions video, one frame a second: a channel name at the top, captions near the bottom (their lines'

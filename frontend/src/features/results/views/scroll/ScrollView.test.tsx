@@ -2,6 +2,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Detection } from '@frametext/contracts';
+import { rectVertices } from '@frametext/text-analysis';
 import type { ResultsFrame, ResultsView } from '../../model';
 import ScrollView from './ScrollView';
 
@@ -11,12 +12,6 @@ import ScrollView from './ScrollView';
  */
 
 const SPACE = { width: 1000, height: 400 };
-const quad = (x: number, y: number, w: number, h: number) => [
-  { x, y },
-  { x: x + w, y },
-  { x: x + w, y: y + h },
-  { x, y: y + h },
-];
 const NAMES = ['Blue Kettle', 'Red Lamp', 'Oak Chair', 'Wool Scarf', 'Glass Vase', 'Copper Pot', 'Linen Towel'];
 const title = (n: number) => `Item 0${n} ${NAMES[n - 1]}`;
 const price = (n: number) => `$ ${n}9.99`;
@@ -30,7 +25,7 @@ function frameAt(index: number): ResultsFrame {
       [price(i + 1), 880, top + 60, 100],
     ];
     for (const [text, x, y, w] of lines) {
-      if (y >= 0 && y + 30 <= SPACE.height) detections.push({ text, vertices: quad(x, y, w, 30), area: w * 30, blockType: 'LINE' });
+      if (y >= 0 && y + 30 <= SPACE.height) detections.push({ text, vertices: rectVertices({ x, y, w, h: 30 }), area: w * 30, blockType: 'LINE' });
     }
   });
   return { index, imageUrl: `http://files.test/${index}.jpg`, t: index * 2, text: detections.map((d) => d.text).join('\n'), detections, lines: [], space: SPACE };
