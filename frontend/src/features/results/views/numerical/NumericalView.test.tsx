@@ -290,6 +290,12 @@ describe('NumericalView', () => {
     expect(screen.getByText('Loading Image')).toBeInTheDocument();
     expect(screen.getByText('This could take a while for 100+ images')).toBeInTheDocument();
   });
+  it('leaves the how-to closed on an upload with no text, for the No Text Results Found dialog to speak alone', () => {
+    localStorage.removeItem(KEYS.viewedHowTo);
+    renderView(viewOf('Blank', [[], [], []]));
+    expect(screen.queryByRole('dialog', { name: 'How to use the Numerical Tab' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'How to use the Numerical Tab' })).toBeInTheDocument();
+  });
   it('finds every changing number in one click, named after its label, locked, charted and exported, and adds nothing twice', async () => {
     renderView(chargerView(4));
     const user = userEvent.setup();

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
 import { correctionsReducer, DEFAULT_TRACKING_SETTINGS, defaultSeriesName, findNewSeries, inScreenOrder, newUniqueID, noCorrections, numericalExport, numericalJson, numericalFileName, numericalWork, proofSeries, seriesOf, trackBlocks, type BlockSettings, type Track, type TrackingSettings } from '@frametext/text-analysis';
+import { foundAlmostNoText } from '@frametext/contracts/rules';
 import { Spinner } from '../../../../components/Spinner';
 import { FrameSlider, LIVE_SLIDER_LIMIT } from '../../components/FrameSlider';
 import { FrameStage } from '../../components/FrameStage';
@@ -34,7 +35,8 @@ export default function NumericalView({ view, work }: ViewProps) {
   const [index, setIndex] = useState(0);
   const [settings, setSettings] = useState<TrackingSettings>(() => restored?.tracking ?? { ...DEFAULT_TRACKING_SETTINGS });
   const [selection, select] = useReducer(selectionReducer, restored?.selection ?? emptySelection);
-  const [howToOpen, setHowToOpen] = useState(howToOpensByItself);
+  // An upload with almost no text gets the No Text Results Found dialog alone; the how-to waits for one with text.
+  const [howToOpen, setHowToOpen] = useState(() => howToOpensByItself() && !foundAlmostNoText(textFoundInView(view)));
   const [highlight, setHighlight] = useState<number | null>(null);
   // Values typed over the OCR's readings, by series uniqueID and frame index (plain JSON: see text-analysis' numerical-corrections.ts).
   const [corrections, correct] = useReducer(correctionsReducer, restored?.corrections ?? noCorrections);
