@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { EventData } from '@frametext/contracts';
 import type { Knex, ObjectStorage } from '@frametext/service-kit';
-import { eventually, startTestService } from '@frametext/service-kit/testing';
+import { eventually, sampleOf, startTestService } from '@frametext/service-kit/testing';
 import { configSchema, type Config } from '../src/config.js';
 import { frameExtractionService } from '../src/service.js';
 
@@ -30,6 +30,8 @@ export interface Harness {
   deleteUpload(uploadId: string): Promise<void>;
   /** Waits until the service has handled every upload.completed.v1 published for the upload: its extraction has ended. */
   extractionEnded(uploadId: string, timeoutMs?: number): Promise<void>;
+  /** Deliveries the service took as redeliveries of a message it had handled, so far (frametext_bus_messages_total). */
+  duplicates(): Promise<number>;
   /** The service's schema. */
   db: Knex;
   stop(): Promise<void>;
@@ -102,6 +104,10 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
         if (out.extracted && out.ocr.length === out.extracted.framesTotal) return out;
         return undefined;
       }, timeoutMs, 100);
+    },
+    async duplicates() {
+      const text = await (await fetch(`http://127.0.0.1:${service.running.metricsPort}/metrics`)).text();
+      return sampleOf(text, 'frametext_bus_messages_total', { queue: service.names.name, outcome: 'duplicate' }) || 0;
     },
     stop: () => service.stop(),
   };
