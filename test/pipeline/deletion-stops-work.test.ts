@@ -30,10 +30,9 @@ async function framesReadByWorker(): Promise<number> {
   return count('read') + count('unreadable');
 }
 
-/** Messages ready in the OCR worker's queue (named with the stack's prefix), by its metrics. */
+/** Messages ready in the OCR worker's queue, by its metrics. */
 async function ocrQueueReady(): Promise<number> {
-  const sample = (await stack.metrics('ocr-tesseract')).split('\n').find((line) => line.startsWith('frametext_queue_messages{') && /queue="[^"]*_ocr-tesseract"/.test(line));
-  return sample ? Number(sample.split(' ').pop()) : NaN;
+  return sampleOf(await stack.metrics('ocr-tesseract'), 'frametext_queue_messages', { queue: stack.queue('ocr-tesseract') });
 }
 
 /** Waits until `service` has recorded the upload as cancelled (its upload.deleted.v1 handled). */

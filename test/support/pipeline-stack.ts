@@ -65,6 +65,8 @@ export interface PipelineStack {
   results: ResultsContext;
   /** What a service's metrics listener answers now (Prometheus' text format). */
   metrics(service: 'results' | 'ocr-tesseract' | 'upload'): Promise<string>;
+  /** The name a service of the stack runs under, which is its queue's too (`<stack id>_ocr-tesseract`). */
+  queue(service: string): string;
   /** A view of one service's schema (`results`, `ocr-tesseract`...), to see what it has handled or published. */
   db(service: string): Knex;
   /** The Postgres schema of every service of the stack: all the tables it keeps. */
@@ -85,6 +87,7 @@ async function reservePort(): Promise<{ port: number; release(): Promise<void> }
 
 export async function startPipelineStack(env: Record<string, string> = {}): Promise<PipelineStack> {
   const id = uniqueName('pipe');
+  const nameOf = (service: string) => `${id}_${service}`;
   const google = await new FakeGoogle().start();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'frametext-pipeline-'));
   const reserved = await reservePort();
@@ -105,7 +108,7 @@ export async function startPipelineStack(env: Record<string, string> = {}): Prom
     STORAGE_PUBLIC_URL: base,
     DEMO_SEED: 'false',
     // Cloud AI is offered while the stack's ocr-cloud worker consumes its queue.
-    OCR_CLOUD_QUEUE: `${id}_ocr-cloud`,
+    OCR_CLOUD_QUEUE: nameOf('ocr-cloud'),
     // Packs are sold through billing's simulated checkout, turned on as npm start turns it on (never on by default).
     SIMULATED_CHECKOUT: 'true',
     // Tests poll far faster than a person does: the per-person request budget is out of their way unless a test
@@ -119,7 +122,7 @@ export async function startPipelineStack(env: Record<string, string> = {}): Prom
     running.push(r);
     return r;
   };
-  const opts = (service: string) => ({ name: `${id}_${service}`, dbSchema: `${id}_${service.replace(/-/g, '_')}`, logger: testLogger(service) });
+  const opts = (service: string) => ({ name: nameOf(service), dbSchema: `${id}_${service.replace(/-/g, '_')}`, logger: testLogger(service) });
 
   const identity = await start(identityService(identityConfig({ ...shared, PORT: '0' }), opts('identity')));
   // Every other service verifies access tokens against identity's JWKS and follows its feed of ended sessions.
@@ -206,6 +209,7 @@ export async function startPipelineStack(env: Record<string, string> = {}): Prom
       const port = { results, 'ocr-tesseract': ocr, upload }[service].metricsPort;
       return (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     },
+    queue: nameOf,
     schemas: STACK_SERVICES.map((s) => `${id}_${s.replace(/-/g, '_')}`),
     db(service) {
       const schema = `${id}_${service.replace(/-/g, '_')}`;
@@ -235,7 +239,7 @@ export async function startPipelineStack(env: Record<string, string> = {}): Prom
       await gateway.close();
       for (const r of running.reverse()) await r.stop().catch(() => undefined);
       await google.stop();
-      await deleteBrokerObjects(shared.BUS_EXCHANGE!, STACK_SERVICES.map((s) => `${id}_${s}`));
+      await deleteBrokerObjects(shared.BUS_EXCHANGE!, STACK_SERVICES.map(nameOf));
       await dropSchemas(`${id}_`);
       rmSync(dataDir, { recursive: true, force: true });
     },
