@@ -48,7 +48,7 @@ export function createBus(opts: BusOptions): Bus {
           const policy = { retryDelayMs: opts.retryDelayMs, maxAttempts: opts.maxAttempts };
           const declared = await declareServiceQueues({ connection: session.connection, channel: consumer, queues }, opts.exchange, queue, runner.bindings(), policy);
           kept.push(...declared.kept);
-          await runner.attach(session, declared.brokerLimitsDeliveries);
+          await runner.attach(session);
         }
       }
       if (kept.length > 0) {

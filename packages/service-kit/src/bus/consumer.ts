@@ -23,8 +23,8 @@ export interface ConsumerRunnerOptions {
   prefetch: number;
   maxAttempts: number;
   /**
-   * Deliveries of one attempt that may end without an answer (the worker died) before it is dead-lettered, counted
-   * here when the queue does not count them itself (see `attach`).
+   * Handling starts of one attempt that may end without an answer (the worker died) before it is dead-lettered. A
+   * delivery handed back unstarted (prefetched by a worker that stopped) is no start.
    */
   maxInterruptions: number;
   retryDelayMs: number;
@@ -42,14 +42,8 @@ function attemptOf(msg: ConsumeMessage): number {
   return Number.isInteger(n) && n >= 1 ? n : 1;
 }
 
-/** Headers a quorum queue adds to a redelivered message: its deliveries that ended with no answer. */
+/** Headers a quorum queue adds to a message that came back: its count of deliveries. */
 const BROKER_COUNT_HEADERS = ['x-delivery-count', 'x-acquired-count'];
-
-/** Deliveries of this message that ended with no answer, as its quorum queue counts them (0 from a classic queue). */
-function brokerInterruptions(msg: ConsumeMessage): number {
-  const n = Number(msg.properties.headers?.['x-delivery-count']);
-  return Number.isInteger(n) && n > 0 ? n : 0;
-}
 
 /** The message's headers without what the broker keeps (its dead-lettering history and delivery counts). */
 function ownHeaders(msg: ConsumeMessage): Record<string, unknown> {
@@ -119,12 +113,8 @@ export class ConsumerRunner {
     return this.opts.consumers.map((c) => c.binding ?? c.type);
   }
 
-  /**
-   * Starts consuming on a fresh session (first connect and every reconnect). `brokerLimitsDeliveries`: the queue is a
-   * quorum queue with the delivery limit, which dead-letters a message whose worker keeps dying; otherwise each start
-   * is counted in `interrupted_deliveries`.
-   */
-  async attach(session: BrokerSession, brokerLimitsDeliveries: boolean): Promise<void> {
+  /** Starts consuming on a fresh session (first connect and every reconnect). */
+  async attach(session: BrokerSession): Promise<void> {
     const channel = session.consumer;
     if (!channel || this.stopping) return;
     await channel.prefetch(this.opts.prefetch);
@@ -137,7 +127,7 @@ export class ConsumerRunner {
         }
         // Not acked: it goes back to the queue when the channel closes.
         if (this.stopping) return;
-        const work = this.handle(channel, msg, !brokerLimitsDeliveries);
+        const work = this.handle(channel, msg);
         this.inFlight.add(work);
         void work.finally(() => this.inFlight.delete(work));
       },
@@ -155,7 +145,7 @@ export class ConsumerRunner {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
-  private async handle(channel: Channel, msg: ConsumeMessage, countStarts: boolean): Promise<void> {
+  private async handle(channel: Channel, msg: ConsumeMessage): Promise<void> {
     try {
       const decoded = decodeMessage(msg.content);
       if (!decoded.ok) {
@@ -183,7 +173,7 @@ export class ConsumerRunner {
       );
       try {
         await context.with(trace.setSpan(parent, span), () =>
-          runWithContext({ correlationId: envelope.correlationId, causationId: envelope.id }, () => this.handleEnvelope(channel, msg, envelope, countStarts)),
+          runWithContext({ correlationId: envelope.correlationId, causationId: envelope.id }, () => this.handleEnvelope(channel, msg, envelope)),
         );
       } finally {
         span.end();
@@ -199,7 +189,7 @@ export class ConsumerRunner {
     }
   }
 
-  private async handleEnvelope(channel: Channel, msg: ConsumeMessage, envelope: Envelope, countStarts: boolean): Promise<void> {
+  private async handleEnvelope(channel: Channel, msg: ConsumeMessage, envelope: Envelope): Promise<void> {
     const consumer = this.byType.get(envelope.type);
     if (!consumer) {
       const reason = `${this.opts.service} has no consumer for ${envelope.type}`;
@@ -211,15 +201,14 @@ export class ConsumerRunner {
     }
     const attempt = attemptOf(msg);
     const log = this.opts.logger.child({ eventId: envelope.id, eventType: envelope.type, attempt });
-    const interruptions = countStarts ? (await countStart(this.opts.db, envelope.id, attempt)) - 1 : brokerInterruptions(msg);
-    const forget = (db: Knex) => (countStarts ? forgetStarts(db, envelope.id) : Promise.resolve());
+    const interruptions = (await countStart(this.opts.db, envelope.id, attempt)) - 1;
     if (interruptions > this.opts.maxInterruptions) {
       const reason = `its handling stopped ${interruptions} times with no answer (the worker died: out of memory, killed or evicted)`;
       log.error({ interruptions }, `message sent to the dead-letter queue: ${reason}`);
       await this.deadLetter(msg, { [DEAD_REASON_HEADER]: reason, [ATTEMPT_HEADER]: attempt });
       this.ack(channel, msg);
       this.count('dead_lettered');
-      await forget(this.opts.db).catch(() => undefined);
+      await forgetStarts(this.opts.db, envelope.id).catch(() => undefined);
       return;
     }
     if (interruptions > 0) log.warn({ interruptions }, 'handling again: an earlier delivery ended with no answer');
@@ -231,7 +220,7 @@ export class ConsumerRunner {
           log.info('already handled; redelivery ignored');
           this.ack(channel, msg);
           this.count('duplicate');
-          await forget(this.opts.db).catch(() => undefined);
+          await forgetStarts(this.opts.db, envelope.id).catch(() => undefined);
           return;
         }
         const prepare = consumer.prepare;
@@ -241,7 +230,7 @@ export class ConsumerRunner {
       const afterCommit = (work: () => Promise<unknown>) => void committed.push(work);
       const handled = await inSpan(this.tracer, 'commit', () => this.opts.db.transaction(async (trx) => {
         const inserted = await trx('inbox').insert({ message_id: envelope.id, type: envelope.type }).onConflict('message_id').ignore().returning('message_id');
-        await forget(trx);
+        await forgetStarts(trx, envelope.id);
         if (inserted.length === 0) return false;
         await consumer.handler(envelope as never, { trx, log, attempt, prepared, afterCommit });
         return true;
@@ -269,7 +258,7 @@ export class ConsumerRunner {
         this.count('retried');
       }
       this.ack(channel, msg);
-      await forget(this.opts.db).catch(() => undefined);
+      await forgetStarts(this.opts.db, envelope.id).catch(() => undefined);
     }
   }
 

@@ -46,13 +46,22 @@ export function unroutedName(exchange: string): string {
 }
 
 /**
- * What durable queues are declared as. Quorum queues count each message's deliveries themselves: the work queue
- * dead-letters a message to its `.dlq` once `maxInterruptions` + 1 deliveries ended with no answer.
+ * What durable queues are declared as, and the handling starts a message may have that end with no answer (the
+ * consumer counts those). A quorum work queue also carries the broker's own delivery limit as a backstop
+ * (deliveryBackstop), for a message that keeps coming back without a start being counted.
  */
 export interface QueueSettings {
   type: QueueType;
   maxInterruptions: number;
 }
+
+/**
+ * The quorum work queue's `x-delivery-limit`. The broker counts every delivery that comes back, hand-backs included
+ * (a worker that stops or scales in returns what it had prefetched, a broker restart returns everything unacked), so
+ * it cannot be the rule: the consumer counts only handling starts. The limit stops a message the consumer never gets
+ * to count (its worker dies before, its database is out of reach) from coming back forever.
+ */
+export const deliveryBackstop = (maxInterruptions: number) => 5 * (maxInterruptions + 1);
 
 export type QueueType = 'quorum' | 'classic';
 
@@ -110,24 +119,17 @@ export async function declareExchange(d: Declaring, exchange: string): Promise<D
  * wait that long (the queue's own TTL) and then go back to `<service>` through the default exchange, so a long wait
  * never holds back a shorter one behind it; and `<service>.dlq`. Declaring is idempotent, so it runs again after every
  * reconnect; a changed delay makes new queues (the old ones empty themselves into `<service>` as their messages expire).
- * `brokerLimitsDeliveries` says whether `<service>` is a quorum queue with this delivery limit, dead-lettering to
- * `<service>.dlq`; otherwise the consumer counts interrupted deliveries itself.
+ * A quorum `<service>` dead-letters to `<service>.dlq` past deliveryBackstop.
  */
-export async function declareServiceQueues(
-  d: Declaring,
-  exchange: string,
-  service: string,
-  bindings: string[],
-  policy: RetryPolicy,
-): Promise<Declared & { brokerLimitsDeliveries: boolean }> {
+export async function declareServiceQueues(d: Declaring, exchange: string, service: string, bindings: string[], policy: RetryPolicy): Promise<Declared> {
   const declared: Declared = { kept: [] };
   const q = queueNames(service);
   await declareQueue(d, q.dlq, {}, declared);
-  const limit = d.queues.type === 'quorum' ? { 'x-delivery-limit': d.queues.maxInterruptions, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': q.dlq } : {};
-  const brokerLimitsDeliveries = (await declareQueue(d, q.main, limit, declared)) && d.queues.type === 'quorum';
+  const backstop = { 'x-delivery-limit': deliveryBackstop(d.queues.maxInterruptions), 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': q.dlq };
+  await declareQueue(d, q.main, d.queues.type === 'quorum' ? backstop : {}, declared);
   for (const pattern of new Set(bindings)) await d.channel.bindQueue(q.main, exchange, pattern);
   for (const delay of retryDelays(policy)) {
     await declareQueue(d, retryQueueName(service, delay), { 'x-message-ttl': delay, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': q.main }, declared);
   }
-  return { ...declared, brokerLimitsDeliveries };
+  return declared;
 }

@@ -84,8 +84,8 @@ export interface BusOptions {
   prefetch: number;
   maxAttempts: number;
   /**
-   * Deliveries of one attempt that may end with no answer (the worker died) before the message is dead-lettered: a
-   * quorum work queue's delivery limit, or counted by the consumer on any other queue.
+   * Handling starts of one attempt that may end with no answer (the worker died) before the message is
+   * dead-lettered, counted by the consumer; a quorum work queue's delivery limit is a backstop above it.
    */
   maxInterruptions: number;
   /** What the durable queues are declared as; an existing queue with other arguments is kept as it is. Default quorum. */

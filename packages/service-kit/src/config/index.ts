@@ -52,10 +52,9 @@ export const baseConfigShape = {
    */
   BUS_MAX_INTERRUPTIONS: z.coerce.number().int().min(0).max(50).default(3),
   /**
-   * What the service declares its durable queues as: `quorum` (the broker keeps each message's delivery count and
-   * dead-letters it past BUS_MAX_INTERRUPTIONS) or `classic` (the service counts interrupted deliveries itself). A
-   * queue that already exists with another type or other arguments is kept as it is (docs/operations.md, Moving to
-   * quorum queues).
+   * What the service declares its durable queues as: `quorum` (replicated, with the broker's delivery limit as a
+   * backstop above BUS_MAX_INTERRUPTIONS, which the service counts) or `classic`. A queue that already exists with
+   * another type or other arguments is kept as it is (docs/operations.md, Moving to quorum queues).
    */
   BUS_QUEUE_TYPE: z.enum(['quorum', 'classic']).default('quorum'),
   BUS_RETRY_DELAY_MS: z.coerce.number().int().min(10).default(5_000),
