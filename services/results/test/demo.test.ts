@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadDetailsOldResponseSchema, uploadDetailsResponseSchema } from '@frametext/contracts';
-import { makeChargerDemoVideo, type DemoVideoMaker } from '../src/domain/demo.js';
+import { makeChargerDemoVideo, seedDemo, STALE_CLAIM_MINUTES, type DemoVideoMaker } from '../src/domain/demo.js';
 import { detection, extracted, newUserId, ocr, sleep } from './fixtures.js';
 import { eventually, startResults, type TestResults } from './helpers.js';
 
@@ -85,6 +85,25 @@ describe('the public demo', () => {
     const { runRetention } = await import('../src/domain/deletion.js');
     await runRetention(svc.ctx, new Date(Date.now() + 400 * 86_400_000));
     expect((await svc.get('/api/getUploadDetails/demo')).status).toBe(200);
+  });
+});
+
+describe('a demo claim left by a replica that died while seeding', () => {
+  it(`is taken over once it is ${STALE_CLAIM_MINUTES} minutes old, and not before`, async () => {
+    const other = await startResults();
+    try {
+      const claim = (minutesAgo: number) => other.ctx.db('demo_seeds').insert({ upload_id: 'demo', claimed_at: other.ctx.db.raw(`now() - make_interval(mins => ?)`, [minutesAgo]) });
+      await claim(STALE_CLAIM_MINUTES - 1);
+      expect(await seedDemo(other.ctx, fakeMaker)).toBe('exists');
+      await other.ctx.db('demo_seeds').del();
+      await claim(STALE_CLAIM_MINUTES + 1);
+      expect(await seedDemo(other.ctx, fakeMaker)).toBe('seeded');
+      expect(await other.ctx.db('demo_seeds').first('seeded_at')).toMatchObject({ seeded_at: expect.any(Date) });
+      // Seeded now: another start leaves it alone.
+      expect(await seedDemo(other.ctx, fakeMaker)).toBe('exists');
+    } finally {
+      await other.stop();
+    }
   });
 });
 

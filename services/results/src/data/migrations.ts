@@ -194,5 +194,14 @@ export const resultsMigrations: Migration[] = [
       });
     },
   },
+  {
+    // When the claimed demo was sent into the pipeline: a claim without it whose replica died is taken over.
+    name: '0010_results_demo_seeded_at',
+    async up(db) {
+      await db.schema.alterTable('demo_seeds', (t) => {
+        t.timestamp('seeded_at', { useTz: true }).nullable();
+      });
+    },
+  },
 ];
 

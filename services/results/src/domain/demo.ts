@@ -22,16 +22,25 @@ export const makeChargerDemoVideo: DemoVideoMaker = async (opts) => {
 
 export type DemoSeedOutcome = 'seeded' | 'exists';
 
+/** A claim this old that never got as far as sending the demo into the pipeline belonged to a replica that died. */
+export const STALE_CLAIM_MINUTES = 10;
+
 /**
  * Seeds the public demo when it does not exist: claims it with a unique row (so one replica seeds, however many
  * start), makes the sample video, stores it where the upload service would, and enqueues upload.completed.v1, so
  * the real pipeline (frame extraction, OCR, results) processes it. A failed attempt drops its claim so that the
- * next start tries again.
+ * next start tries again; a claim left unfinished by a replica that died (never seeded, older than
+ * STALE_CLAIM_MINUTES) is taken over.
  */
 export async function seedDemo(ctx: ResultsContext, makeVideo: DemoVideoMaker): Promise<DemoSeedOutcome> {
   const { db, storage, config, logger } = ctx;
   if (await db('uploads').where({ id: DEMO_UPLOAD_ID }).first()) return 'exists';
-  const claimed = await db('demo_seeds').insert({ upload_id: DEMO_UPLOAD_ID }).onConflict('upload_id').ignore().returning('upload_id');
+  const claimed = await db('demo_seeds')
+    .insert({ upload_id: DEMO_UPLOAD_ID })
+    .onConflict('upload_id')
+    .merge({ claimed_at: db.fn.now() })
+    .where(db.raw(`demo_seeds.seeded_at is null and demo_seeds.claimed_at < now() - make_interval(mins => ?)`, [STALE_CLAIM_MINUTES]))
+    .returning('upload_id');
   if (claimed.length === 0) return 'exists';
 
   const dir = await mkdtemp(join(tmpdir(), 'frametext-demo-'));
@@ -62,6 +71,7 @@ export async function seedDemo(ctx: ResultsContext, makeVideo: DemoVideoMaker): 
         durationSeconds: video.durationSeconds,
         createdAt: new Date().toISOString(),
       });
+      await trx('demo_seeds').where({ upload_id: DEMO_UPLOAD_ID }).update({ seeded_at: trx.fn.now() });
     });
     logger.info({ durationSeconds: video.durationSeconds }, 'demo upload seeded; the pipeline processes it now');
     return 'seeded';
