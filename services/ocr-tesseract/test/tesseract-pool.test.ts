@@ -84,9 +84,8 @@ describe('the Tesseract pool', () => {
 
   it('kills a read that passes its timeout, says so, and reads the next image in a new process', async () => {
     const pool = poolOf({ ...tesseract, timeoutMs: 10 }, { lanes: 1 });
-    const started = Date.now();
+    // A read that outran its timeout unkilled would end with its text, not a timeout.
     expect((await failureOf(pool.read(images[4]!))).kind).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(2000);
     expect((await failureOf(pool.read(images[4]!))).kind).toBe('timeout');
     expect(pool.counts.processes).toBe(2);
   });
