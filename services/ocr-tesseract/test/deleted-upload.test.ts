@@ -57,7 +57,8 @@ async function waitersOnLock(uploadId: string, count: number): Promise<void> {
 describe('a deleted upload in the OCR worker', () => {
   it('skips its queued frames: none is read or published, and other uploads\' frames are read as usual', async () => {
     const deleted = newUploadId();
-    await eventually(async () => handled([await world.publish('upload.deleted.v1', { uploadId: deleted, userId: 'someone', framesRead: 0 })]));
+    const deletion = await world.publish('upload.deleted.v1', { uploadId: deleted, userId: 'someone', framesRead: 0 });
+    await eventually(() => handled([deletion]));
     const skipped = await framesOf(deleted, 3);
     const other = newUploadId();
     await framesOf(other, 1);
