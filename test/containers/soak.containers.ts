@@ -224,7 +224,7 @@ async function submit(p: Planned, token: () => Promise<string>): Promise<string>
 }
 
 /** A sentence for a person: words, not a stack trace, an error code or an internal address. */
-const readable = (reason: string | null | undefined) => typeof reason === 'string' && /^[A-Z][^\n]{10,}$/.test(reason) && !/(Error:|ECONN|errno|at .+:\d+|undefined|\[object|amqp|postgres:\/\/)/i.test(reason);
+const readable = (reason: string | null | undefined) => typeof reason === 'string' && /^[\p{L}\p{N}"“][^\n]{10,}$/u.test(reason) && !/(Error:|ECONN|errno|at .+:\d+|undefined|\[object|amqp|postgres:\/\/)/i.test(reason);
 
 /** Waits until the broker answers again and every service reports it connected at /api/health. */
 async function brokerBack(): Promise<void> {
