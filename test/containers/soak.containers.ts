@@ -27,7 +27,7 @@ const SUBMIT_CONCURRENCY = 6;
 const PASSWORD = 'soak-tests-pass-1';
 /** Server OCR's price (contracts' CREDIT_RATES.server): credits are ceil(frames x rate). */
 const SERVER_RATE = 0.1;
-const cost = (frames: number) => Math.ceil(frames * SERVER_RATE - 1e-9);
+const cost = (frames: number) => Math.max(0, Math.ceil(frames * SERVER_RATE - 1e-9));
 
 const podman = (args: string[]) => execFileSync('podman', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
