@@ -10,7 +10,7 @@ export interface Box {
 }
 
 /** The box in text-analysis's terms. */
-const rectOf = (b: Box): Rect => ({ x: b.left, y: b.top, w: b.width, h: b.height });
+export const rectOf = (b: Box): Rect => ({ x: b.left, y: b.top, w: b.width, h: b.height });
 
 /** The box's 4 corners, clockwise from the top-left (the contracts' vertices). */
 export function boxVertices(b: Box): Vertex[] {

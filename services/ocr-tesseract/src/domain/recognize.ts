@@ -1,7 +1,7 @@
 import type { Detection, MediaContent, Word } from '@frametext/contracts';
 import { MASK_MAX_WHITE_SHARE, mergeRuns, readableRuns, runCandidate, sortByReadingOrder, wantsMaskPass as sharedWantsMaskPass } from '@frametext/text-analysis';
 import { changedCells, patchPixels, readingAreas, touches, type MemoryHandle, type Reading } from './frame-memory.js';
-import { boxArea, boxVertices, grow, unionBox, type Box } from './geometry.js';
+import { boxArea, boxVertices, grow, rectOf, unionBox, type Box } from './geometry.js';
 import { PLAIN_BACKGROUND, cropBare, prepareFrame, stackMaskAreas } from './preprocess.js';
 import { readSevenSegment, type SegmentWord } from './seven-segment.js';
 import type { StepVerdict } from './step-gate.js';
@@ -286,7 +286,7 @@ export function withSegmentWords(candidates: Candidate[], segments: SegmentWord[
   return [...kept, ...displays.map(({ segment }) => ({ words: [segment], confidence: segment.confidence }))];
 }
 
-const boxRect = (w: TsvWord) => ({ x: w.box.left, y: w.box.top, w: w.box.width, h: w.box.height });
+const boxRect = (w: TsvWord) => rectOf(w.box);
 
 /**
  * Keeps the words worth showing (some text, a plausible box, a confidence above the floor) and cuts the line at
@@ -308,7 +308,6 @@ export function mergeLines(candidates: Candidate[]): Candidate[] {
   return readingOrder(mergeRuns(candidates, boxRect));
 }
 
-const rectOfBox = (b: Box) => ({ x: b.left, y: b.top, w: b.width, h: b.height });
 const boxKey = (b: Box) => `${b.left},${b.top},${b.width},${b.height}`;
 
 /**
@@ -327,7 +326,7 @@ export function readingOrder(candidates: Candidate[]): Candidate[] {
     block.runs.push(c);
     blocks.set(key, block);
   }
-  return sortByReadingOrder([...blocks.values()], (b) => rectOfBox(b.box)).flatMap((b) => sortByReadingOrder(b.runs, (c) => rectOfBox(runBox(c))));
+  return sortByReadingOrder([...blocks.values()], (b) => rectOf(b.box)).flatMap((b) => sortByReadingOrder(b.runs, (c) => rectOf(runBox(c))));
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;

@@ -1,4 +1,4 @@
-import type { Rect } from './image.js';
+import type { Box } from '../geometry.js';
 
 /**
  * PP-OCR's text detector (DB, "differentiable binarization") as FrameText runs it: the frame is scaled so that its
@@ -25,7 +25,7 @@ export function detectionSize(width: number, height: number, maxSide = DETECT_MA
 }
 
 /** A text region found by the detector, in the frame's pixels, with its mean likelihood (0-1). */
-export interface TextRegion extends Rect {
+export interface TextRegion extends Box {
   score: number;
 }
 

@@ -20,9 +20,6 @@ export async function decodeRgb(image: Buffer, maxPixels: number): Promise<RgbIm
   }
 }
 
-/** A rectangle of the image in its pixels. */
-/** A rectangle of an image in pixels, as the rest of the engine's boxes. */
-export type Rect = Box;
 
 /**
  * The rectangle `from` of `image`, resized (bilinear) to `width` × `height` and written into `out` as planar
@@ -32,7 +29,7 @@ export type Rect = Box;
  */
 export function toPlanarBgr(
   image: RgbImage,
-  from: Rect,
+  from: Box,
   width: number,
   height: number,
   norm: { mean: readonly number[]; std: readonly number[] },

@@ -3,7 +3,8 @@ import type { CpuBudget } from '../../data/cpu-budget.js';
 import { TesseractError } from '../../data/tesseract.js';
 import { ctcGreedy, type DecodedChar } from './ctc.js';
 import { DETECT_NORM, detectionSize, textRegions, type TextRegion } from './detect.js';
-import { toPlanarBgr, type Rect, type RgbImage } from './image.js';
+import { toPlanarBgr, type RgbImage } from './image.js';
+import type { Box } from '../geometry.js';
 import type { PpOcrModels } from '../../data/ppocr-models.js';
 
 /** The recogniser reads lines scaled to this height. */
@@ -24,7 +25,7 @@ const REC_NORM = { mean: [0.5, 0.5, 0.5], std: [0.5, 0.5, 0.5] } as const;
 /** A word of a recognised region: text between spaces, with its box in the frame's pixels. */
 export interface ReadWord {
   text: string;
-  box: Rect;
+  box: Box;
   /** 0-100. */
   confidence: number;
 }
@@ -32,7 +33,7 @@ export interface ReadWord {
 /** A region the recogniser read: its text, box and how surely (0-100), and its words. */
 export interface ReadRegion {
   text: string;
-  box: Rect;
+  box: Box;
   confidence: number;
   words: ReadWord[];
 }
@@ -65,7 +66,7 @@ export async function detectRegions(models: PpOcrModels, image: RgbImage, budget
 }
 
 /** Words of a decoded line, split at its spaces; each word's box spans the steps of its characters. */
-function wordsOf(chars: DecodedChar[], region: Rect, pixelsPerStep: number): ReadWord[] {
+function wordsOf(chars: DecodedChar[], region: Box, pixelsPerStep: number): ReadWord[] {
   const words: ReadWord[] = [];
   let run: DecodedChar[] = [];
   const flush = () => {
@@ -92,8 +93,8 @@ function wordsOf(chars: DecodedChar[], region: Rect, pixelsPerStep: number): Rea
  * LINE_HEIGHT, read BATCH at a time padded to the widest, narrowest first. Lines read less surely than
  * MIN_LINE_PROBABILITY, or as nothing, are dropped.
  */
-export async function readRegions(models: PpOcrModels, image: RgbImage, regions: readonly Rect[], budget?: CpuBudget): Promise<ReadRegion[]> {
-  const ratio = (r: Rect) => Math.min(MAX_LINE_RATIO, r.width / Math.max(1, r.height));
+export async function readRegions(models: PpOcrModels, image: RgbImage, regions: readonly Box[], budget?: CpuBudget): Promise<ReadRegion[]> {
+  const ratio = (r: Box) => Math.min(MAX_LINE_RATIO, r.width / Math.max(1, r.height));
   const order = regions.map((r, i) => ({ r, i })).sort((a, b) => ratio(a.r) - ratio(b.r));
   const read: (ReadRegion | undefined)[] = [];
   for (let start = 0; start < order.length; start += BATCH) {

@@ -1,8 +1,8 @@
 import { sortByReadingOrder } from '@frametext/text-analysis';
 import type { CpuBudget } from '../../data/cpu-budget.js';
-import { unionBox } from '../geometry.js';
+import { rectOf, unionBox } from '../geometry.js';
 import { lineDetection, type FrameText } from '../recognize.js';
-import { decodeRgb, type Rect } from './image.js';
+import { decodeRgb } from './image.js';
 import { loadModels, type PpOcrModels } from '../../data/ppocr-models.js';
 import type { TextRegion } from './detect.js';
 import { detectRegions, MAX_REGIONS, readRegions, type ReadRegion } from './read-lines.js';
@@ -12,8 +12,6 @@ export type LaneRunner = <T>(job: () => Promise<T>, beforeRead?: () => Promise<v
 
 /** Regions side by side are one line when the gap between them is at most this many times the line's height. */
 const LINE_GAP = 1.5;
-
-const rectOf = (r: Rect) => ({ x: r.left, y: r.top, w: r.width, h: r.height });
 
 /**
  * Regions on one row, close enough, as one line to read: the detector leaves a caption's small punctuation (a
