@@ -44,8 +44,8 @@ export function createBus(opts: BusOptions): Bus {
       const kept = (await declareExchange({ connection: session.connection, channel: session.publisher, queues }, opts.exchange)).kept;
       const consumer = session.consumer;
       if (consumer) {
+        const policy = { retryDelayMs: opts.retryDelayMs, maxAttempts: opts.maxAttempts };
         for (const { queue, runner } of runners) {
-          const policy = { retryDelayMs: opts.retryDelayMs, maxAttempts: opts.maxAttempts };
           const declared = await declareServiceQueues({ connection: session.connection, channel: consumer, queues }, opts.exchange, queue, runner.bindings(), policy);
           kept.push(...declared.kept);
           await runner.attach(session);

@@ -82,19 +82,17 @@ export interface Declared {
  * dead-letters). A queue that already exists with other arguments (a classic queue from an earlier release, or
  * another delivery limit) makes the broker refuse with PRECONDITION_FAILED: it is then kept as it is, and reported.
  */
-async function declareQueue(d: Declaring, name: string, args: Record<string, unknown>, declared: Declared): Promise<boolean> {
+async function declareQueue(d: Declaring, name: string, args: Record<string, unknown>, declared: Declared): Promise<void> {
   const quorum = d.queues.type === 'quorum';
   const deadLetters = quorum && 'x-dead-letter-exchange' in args ? { 'x-dead-letter-strategy': 'at-least-once', 'x-overflow': 'reject-publish' } : {};
   const channel = await d.connection.createChannel();
   channel.on('error', () => undefined);
   try {
     await channel.assertQueue(name, { durable: true, arguments: { ...(quorum ? { 'x-queue-type': 'quorum' } : {}), ...args, ...deadLetters } });
-    return true;
   } catch (err) {
     // The broker refuses other things with 406 too (an argument it does not know): only an existing queue is kept.
     if ((err as { code?: unknown }).code !== 406 || !(await checkQueue(d.connection, name))) throw err;
     declared.kept.push(name);
-    return false;
   } finally {
     await channel.close().catch(() => undefined);
   }
