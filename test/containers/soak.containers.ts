@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeChargerVideo, makePhotoSeries, type GeneratedPhoto, type GeneratedVideo } from '@frametext/sample-media';
-import { uniqueName } from '@frametext/service-kit/testing';
+import { eventually, uniqueName } from '@frametext/service-kit/testing';
 import { confirmEmail } from '../../scripts/lib/mailbox.mjs';
 import { apiClient, type UploadStatus } from '../support/client.js';
 import { BASE_URL, containersOf, identityMail, type Container } from './stack.js';
@@ -30,7 +30,6 @@ const SERVER_RATE = 0.1;
 const cost = (frames: number) => Math.max(0, Math.ceil(frames * SERVER_RATE - 1e-9));
 
 const podman = (args: string[]) => execFileSync('podman', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Runs `fn` over `items` with at most `limit` at a time. */
 async function pool<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
@@ -45,22 +44,6 @@ async function pool<T, R>(items: T[], limit: number, fn: (item: T, index: number
     }),
   );
   return out;
-}
-
-/** Polls `probe` until it answers something other than undefined; the overall test timeout bounds it. */
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs: number, intervalMs = 2_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    let last: unknown;
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`${what}: not there within ${timeoutMs / 1000} s${last ? ` (${String(last)})` : ''}`);
-    await sleep(intervalMs);
-  }
 }
 
 // ── the database, through psql in the stack's Postgres container ────────────────────────────────────────────
@@ -151,7 +134,7 @@ async function signUp(): Promise<Account> {
   if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(res.body)}`);
   await confirmEmail(BASE_URL, email, identityMail, 60_000);
   const account: Account = { email, refreshToken: res.body.refreshToken, token: res.body.idToken, tokenAt: Date.now() };
-  await until(`free credits of ${email}`, async () => ((await client.credits(account.token)) > 0 ? true : undefined), 30_000, 200);
+  await eventually(async () => ((await client.credits(account.token)) > 0 ? true : undefined), 30_000, 200, `free credits of ${email}`);
   return account;
 }
 
@@ -228,13 +211,13 @@ const readable = (reason: string | null | undefined) => typeof reason === 'strin
 
 /** Waits until the broker answers again and every service reports it connected at /api/health. */
 async function brokerBack(): Promise<void> {
-  await until('RabbitMQ after its restart', () => (podmanOk(['exec', containersOf('rabbitmq')[0]!.id, 'rabbitmq-diagnostics', '-q', 'check_port_connectivity']) ? true : undefined), 180_000);
-  await until('every service connected to the broker again', async () => (healthy(await health(), /rabbit|broker|bus/i) ? true : undefined), 180_000);
+  await eventually(() => (podmanOk(['exec', containersOf('rabbitmq')[0]!.id, 'rabbitmq-diagnostics', '-q', 'check_port_connectivity']) ? true : undefined), 180_000, 2_000, 'RabbitMQ after its restart');
+  await eventually(async () => (healthy(await health(), /rabbit|broker|bus/i) ? true : undefined), 180_000, 2_000, 'every service connected to the broker again');
 }
 
 async function databaseBack(): Promise<void> {
-  await until('Postgres after its restart', () => (podmanOk(['exec', postgres().id, 'pg_isready', '-U', 'frametext', '-d', 'frametext']) ? true : undefined), 180_000);
-  await until('every service ready on the database again', async () => (healthy(await health(), /postgres|database|db/i) ? true : undefined), 180_000);
+  await eventually(() => (podmanOk(['exec', postgres().id, 'pg_isready', '-U', 'frametext', '-d', 'frametext']) ? true : undefined), 180_000, 2_000, 'Postgres after its restart');
+  await eventually(async () => (healthy(await health(), /postgres|database|db/i) ? true : undefined), 180_000, 2_000, 'every service ready on the database again');
 }
 
 function podmanOk(args: string[]): boolean {
@@ -319,8 +302,7 @@ describe('soak: a burst of uploads from many accounts, across a broker and a dat
     // Every upload ends: each account's list until none of its uploads is on its way, then each one's status.
     await pool(accounts, 4, async (a, i) => {
       const mine = new Set(uploads.filter((u) => u.account === i).map((u) => u.id!));
-      await until(
-        `the uploads of account ${i} to end`,
+      await eventually(
         async () => {
           const res = await client.call('GET', '/getUploads', undefined, await tokenOf(a));
           if (res.status !== 200) return undefined;
@@ -330,6 +312,7 @@ describe('soak: a burst of uploads from many accounts, across a broker and a dat
         },
         1_500_000,
         3_000,
+        `the uploads of account ${i} to end`,
       );
     });
     const burstSeconds = (Date.now() - burstStarted) / 1000;
@@ -351,13 +334,14 @@ describe('soak: a burst of uploads from many accounts, across a broker and a dat
     // Credits: each upload's hold settled as ceil(frames read x rate) taken and the rest given back, and each
     // account's balance its start minus what was taken, which is also the sum of its ledger.
     const ids = uploads.map((p) => `'${p.id}'`).join(', ');
-    const reservations = await until(
-      'every reservation settled',
+    const reservations = await eventually(
       () => {
         const rows = sql(`select upload_id, status, credits_reserved, credits_captured, credits_released from billing.reservations where upload_id in (${ids})`);
         return rows.length === uploads.length && rows.every((r) => r[1] === 'settled') ? rows : undefined;
       },
       120_000,
+      2_000,
+      'every reservation settled',
     );
     const byUpload = new Map(reservations.map(([id, , reserved, captured, released]) => [id!, { reserved: Number(reserved), captured: Number(captured), released: Number(released) }]));
     for (const p of uploads) {
@@ -368,7 +352,7 @@ describe('soak: a burst of uploads from many accounts, across a broker and a dat
     }
     for (const [i, a] of accounts.entries()) {
       const taken = uploads.filter((p) => p.account === i).reduce((sum, p) => sum + byUpload.get(p.id!)!.captured, 0);
-      await until(`balance of account ${i}`, async () => ((await client.credits(await tokenOf(a))) === startBalance[i]! - taken ? true : undefined), 60_000, 500);
+      await eventually(async () => ((await client.credits(await tokenOf(a))) === startBalance[i]! - taken ? true : undefined), 60_000, 500, `balance of account ${i}`);
       const ledger = sql(`select coalesce(sum(l.balance_delta), 0), max(a.balance) from billing.ledger l join billing.accounts a using (user_id) where a.email = '${a.email}'`)[0]!;
       expect(Number(ledger[0]), `ledger of account ${i}`).toBe(startBalance[i]! - taken);
       expect(Number(ledger[1]), `balance row of account ${i}`).toBe(startBalance[i]! - taken);
@@ -389,8 +373,7 @@ describe('soak: a burst of uploads from many accounts, across a broker and a dat
     });
 
     // Pruning: wait until every table that holds deleted data is back to its rows before the burst.
-    const rowsAfter = await until(
-      'the deleted data to leave every table',
+    const rowsAfter = await eventually(
       () => {
         const now = rowCounts();
         const over = [...now].filter(([t, n]) => !kept(t) && n > (rowsBefore.get(t) ?? 0));
@@ -398,6 +381,7 @@ describe('soak: a burst of uploads from many accounts, across a broker and a dat
       },
       600_000,
       5_000,
+      'the deleted data to leave every table',
     ).catch((err: Error) => {
       const now = rowCounts();
       const over = [...now].filter(([t, n]) => !kept(t) && n > (rowsBefore.get(t) ?? 0)).map(([t, n]) => `${t} ${rowsBefore.get(t) ?? 0} -> ${n}`);

@@ -43,8 +43,8 @@ export function testLogger(name = 'test'): Logger {
   return createLogger(name, process.env.TEST_LOG_LEVEL ?? 'silent');
 }
 
-/** Polls until `check` returns a truthy value or the time runs out. */
-export async function eventually<T>(check: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 10_000, everyMs = 50): Promise<T> {
+/** Polls until `check` returns a truthy value or the time runs out; `what` names the awaited state in the error. */
+export async function eventually<T>(check: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 10_000, everyMs = 50, what = 'condition'): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastErr: unknown;
   for (;;) {
@@ -54,7 +54,7 @@ export async function eventually<T>(check: () => Promise<T | undefined | null | 
     } catch (err) {
       lastErr = err;
     }
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms${lastErr ? `: ${String(lastErr)}` : ''}`);
+    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms${lastErr ? `: ${String(lastErr)}` : ''}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
