@@ -95,8 +95,10 @@ const podman = (args, opts = {}) => run('podman', args, { env: engineEnv, ...opt
 const podmanOut = (args) => check('podman', args, { env: engineEnv });
 
 const envFile = path.join(runDir, '.env');
+/** The soak stage runs (IT_SOAK=1), and with it the short pruning it waits for; the other stages run as deployed. */
+const SOAK = process.env.IT_SOAK === '1';
 const overrideFile = path.join(runDir, 'docker-compose.it.yml');
-const COMPOSE_FILES = ['-f', path.join(ROOT, 'docker-compose.yml'), '-f', path.join(ROOT, 'docker-compose.local.yml'), '-f', overrideFile];
+const COMPOSE_FILES = ['-f', path.join(ROOT, 'docker-compose.yml'), '-f', path.join(ROOT, 'docker-compose.local.yml'), ...(SOAK ? ['-f', overrideFile] : [])];
 const compose = (args, opts = {}) => run('docker-compose', ['--project-directory', ROOT, '-p', PROJECT, ...COMPOSE_FILES, '--env-file', envFile, ...args], { env: engineEnv, cwd: ROOT, ...opts });
 
 /** The secrets of this run only: fresh random values, in a file that is removed at the end. */
@@ -119,10 +121,10 @@ function writeEnvFile() {
     // The suite buys a pack through the simulated checkout, which compose leaves off unless told.
     SIMULATED_CHECKOUT: 'true',
     OBJECT_STORE_SIZE_GB: '4',
-    ...PRUNING,
+    ...(SOAK ? PRUNING : {}),
   };
   writeFileSync(envFile, Object.entries(values).map(([k, v]) => `${k}=${v}\n`).join(''), { mode: 0o600 });
-  writeComposeOverride();
+  if (SOAK) writeComposeOverride();
 }
 
 /**
@@ -325,7 +327,7 @@ async function main() {
     await vitest('test/containers/workers.containers.ts');
   });
   // The worker the last stage killed is started again: the soak test's uploads spread over three.
-  if (process.env.IT_SOAK === '1') {
+  if (SOAK) {
     await stage('soak: burst, broker and database restarts, deletion', async () => {
       await threeOcrWorkers();
       await vitest('test/containers/soak.containers.ts');
