@@ -1,12 +1,14 @@
 import { connect, type ConfirmChannel, type GetMessage } from 'amqplib';
+import { createServer, connect as tcpConnect, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Envelope } from '@frametext/contracts';
 import { encodeEnvelope, envelopeProperties } from '../src/bus/codec.js';
 import { ConsumerRunner, DEAD_REASON_HEADER } from '../src/bus/consumer.js';
 import { buildEnvelope } from '../src/bus/outbox.js';
-import { declareExchange, declareServiceQueues, queueNames, type Declared, type QueueType } from '../src/bus/topology.js';
+import { declareExchange, declareServiceQueues, deliveryBackstop, queueNames, type Declared, type QueueType } from '../src/bus/topology.js';
 import { onPrepared } from '../src/bus/types.js';
-import { TEST_RABBITMQ_URL, TEST_RETRY_POLICY, eventually, testLogger } from '../src/testing/index.js';
+import { createDb } from '../src/db/index.js';
+import { TEST_DATABASE_URL, TEST_RABBITMQ_URL, TEST_RETRY_POLICY, eventually, testLogger } from '../src/testing/index.js';
 import { BusWorld, userCreated, type ServiceSchema } from './bus-fixtures.js';
 
 let world: BusWorld | undefined;
@@ -69,7 +71,9 @@ async function dieOnIt(w: BusWorld, s: ServiceSchema, service: string, publisher
     const before = started;
     await runner.attach({ connection, publisher: publisherChannel, consumer });
     const outcome = await eventually(async () => (started > before ? 'died' : (await w.messageCount(dlq)) === 1 ? 'dead-lettered' : undefined), 10_000, 20);
-    // Closing the connection waits for the broker to take what was sent on it (the ack of a dead-lettered message).
+    // A dead-lettering worker acks the message once the dead-letter queue has it: let it finish before its connection
+    // goes. Closing the connection waits for the broker to take what was sent on it.
+    if (outcome === 'dead-lettered') await runner.stop();
     await connection.close();
     if (outcome === 'dead-lettered') break;
   }
@@ -131,6 +135,111 @@ describe('a message handed back unstarted', () => {
     await runner.attach({ connection, publisher: await connection.createConfirmChannel(), consumer: await connection.createChannel() });
     await eventually(async () => (handled === 1 && (await w.messageCount(service)) === 0 ? true : undefined), 10_000, 20);
     await runner.stop();
+    expect(await w.messageCount(queueNames(service).dlq)).toBe(0);
+  }, 60_000);
+});
+
+/**
+ * The database behind a TCP link that can be cut (every connection dropped, new ones closed at once and counted) and
+ * restored, as a database restart looks to a service.
+ */
+async function databaseLink() {
+  const target = new URL(TEST_DATABASE_URL);
+  const open = new Set<Socket>();
+  let cut = false;
+  let refused = 0;
+  const server = createServer((client) => {
+    if (cut) {
+      refused++;
+      client.destroy();
+      return;
+    }
+    const upstream = tcpConnect(Number(target.port || 5432), target.hostname);
+    for (const [a, b] of [[client, upstream], [upstream, client]] as const) {
+      open.add(a);
+      a.on('error', () => b.destroy());
+      a.on('close', () => {
+        open.delete(a);
+        b.destroy();
+      });
+      a.pipe(b);
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = new URL(TEST_DATABASE_URL);
+  url.hostname = '127.0.0.1';
+  url.port = String((server.address() as AddressInfo).port);
+  return {
+    url: url.toString(),
+    refused: () => refused,
+    cut() {
+      cut = true;
+      for (const socket of open) socket.destroy();
+    },
+    restore() {
+      cut = false;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('a message that comes while the database is unreachable', () => {
+  /** A quorum-queue worker whose database is cut, with one message waiting for it. */
+  async function workerWithoutDatabase() {
+    const w = (world = new BusWorld());
+    const s = await w.schema();
+    const service = w.serviceName();
+    const publisher = await declare(w, service, 'quorum');
+    const link = await databaseLink();
+    const db = createDb(link.url, s.schema, { max: 2 });
+    link.cut();
+    const envelope = buildEnvelope('user.created.v1', userCreated());
+    publisher.channel.publish(w.exchange, 'user.created.v1', encodeEnvelope(envelope), envelopeProperties(envelope));
+    await publisher.channel.waitForConfirms();
+    const handled: string[] = [];
+    const runner = new ConsumerRunner({
+      service,
+      db,
+      logger: testLogger('worker'),
+      prefetch: 1,
+      maxAttempts: TEST_RETRY_POLICY.maxAttempts,
+      retryDelayMs: 20,
+      maxInterruptions: MAX_INTERRUPTIONS,
+      consumers: [onPrepared('user.created.v1', async () => undefined, async (e) => void handled.push(e.id))],
+      sendToQueue: async (queue, content, options) => {
+        publisher.channel.sendToQueue(queue, content, options);
+        await publisher.channel.waitForConfirms();
+      },
+    });
+    const connection = await w.broker();
+    await runner.attach({ connection, publisher: publisher.channel, consumer: await connection.createChannel() });
+    // Tried more often than the queue's delivery limit allows: handed back each time, it would be dead-lettered.
+    const tries = deliveryBackstop(MAX_INTERRUPTIONS) + 1;
+    await eventually(() => link.refused() >= tries || undefined, 20_000, 10, `${tries} tries at the database`);
+    const done = async () => {
+      await runner.stop();
+      await db.destroy();
+      await link.close();
+    };
+    return { w, s, service, link, runner, handled, envelope, done };
+  }
+
+  it('is held while it is down, not dead-lettered for coming back, and handled once when it is back', async () => {
+    const { w, s, service, link, handled, envelope, done } = await workerWithoutDatabase();
+    link.restore();
+    await eventually(async () => (handled.length === 1 && (await w.messageCount(service)) === 0) || undefined, 20_000, 20, 'the message handled');
+    await done();
+    expect(handled).toEqual([envelope.id]);
+    expect(await w.messageCount(queueNames(service).dlq)).toBe(0);
+    // Its start was counted once, and forgotten when it was handled.
+    expect(await s.db('interrupted_deliveries').count({ n: '*' }).first()).toEqual({ n: 0 });
+  }, 60_000);
+
+  it('goes back to the queue, unhandled, when the worker stops while holding it', async () => {
+    const { w, service, handled, done } = await workerWithoutDatabase();
+    await done();
+    await eventually(async () => (await w.messageCount(service)) === 1 || undefined, 10_000, 20, 'the message back in the queue');
+    expect(handled).toEqual([]);
     expect(await w.messageCount(queueNames(service).dlq)).toBe(0);
   }, 60_000);
 });

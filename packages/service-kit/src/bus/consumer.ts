@@ -1,3 +1,4 @@
+import { setTimeout as pause } from 'node:timers/promises';
 import { context, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
 import type { Channel, ConsumeMessage, Options } from 'amqplib';
 import type { Envelope } from '@frametext/contracts';
@@ -35,6 +36,13 @@ export interface ConsumerRunnerOptions {
   tracer?: Tracer;
   /** Sends a message straight to a queue with publisher confirms (retry and dead-letter queues). */
   sendToQueue(queue: string, content: Buffer, options: Options.Publish): Promise<void>;
+}
+
+/** One delivery being handled, and whether its handling start is already counted (tries after an outage are not starts). */
+interface Delivery {
+  channel: Channel;
+  msg: ConsumeMessage;
+  startCounted: boolean;
 }
 
 function attemptOf(msg: ConsumeMessage): number {
@@ -102,6 +110,9 @@ export class ConsumerRunner {
   private readonly inFlight = new Set<Promise<void>>();
   private subscription: { channel: Channel; consumerTag: string } | undefined;
   private stopping = false;
+  /** Wakes messages held through an outage when the service stops. */
+  private readonly stopped = new AbortController();
+  private readonly closedChannels = new WeakSet<Channel>();
 
   constructor(private readonly opts: ConsumerRunnerOptions) {
     for (const c of opts.consumers) this.byType.set(c.type, c);
@@ -117,6 +128,7 @@ export class ConsumerRunner {
   async attach(session: BrokerSession): Promise<void> {
     const channel = session.consumer;
     if (!channel || this.stopping) return;
+    channel.once('close', () => this.closedChannels.add(channel));
     await channel.prefetch(this.opts.prefetch);
     const { consumerTag } = await channel.consume(
       this.queues.main,
@@ -139,57 +151,81 @@ export class ConsumerRunner {
   /** Takes no new messages and waits for those in hand to finish. */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.stopped.abort();
     const sub = this.subscription;
     this.subscription = undefined;
     if (sub) await sub.channel.cancel(sub.consumerTag).catch(() => undefined);
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
+  /**
+   * Settles the message. When that fails for want of the database or the broker (the message did nothing wrong), it
+   * is held and tried again every retryDelayMs until it settles or the service stops or loses the channel: handed
+   * back instead, it would come straight back in a tight loop, and a quorum queue would count each return towards
+   * its delivery limit and dead-letter a message that never failed.
+   */
   private async handle(channel: Channel, msg: ConsumeMessage): Promise<void> {
-    try {
-      const decoded = decodeMessage(msg.content);
-      if (!decoded.ok) {
-        this.opts.logger.error({ reason: decoded.reason, messageId: msg.properties.messageId }, 'poison message sent to the dead-letter queue');
-        await this.deadLetter(msg, { [DEAD_REASON_HEADER]: headerText(decoded.reason) });
-        this.ack(channel, msg);
-        this.count('dead_lettered');
+    const delivery: Delivery = { channel, msg, startCounted: false };
+    for (;;) {
+      try {
+        await this.settle(delivery);
         return;
-      }
-      const envelope = decoded.envelope;
-      const parent = contextFrom(msg.properties.headers);
-      const span = this.tracer.startSpan(
-        `process ${envelope.type}`,
-        {
-          kind: SpanKind.CONSUMER,
-          attributes: {
-            'messaging.system': 'rabbitmq',
-            'messaging.operation.type': 'process',
-            'messaging.destination.name': this.queues.main,
-            'messaging.message.id': envelope.id,
-            'frametext.attempt': attemptOf(msg),
-          },
-        },
-        parent,
-      );
-      try {
-        await context.with(trace.setSpan(parent, span), () =>
-          runWithContext({ correlationId: envelope.correlationId, causationId: envelope.id }, () => this.handleEnvelope(channel, msg, envelope)),
-        );
-      } finally {
-        span.end();
-      }
-    } catch (err) {
-      // The retry or dead-letter queue could not take it (broker trouble): leave it to the broker to redeliver.
-      this.opts.logger.error({ err: errorText(err), messageId: msg.properties.messageId }, 'could not settle a message; it will be redelivered');
-      try {
-        channel.nack(msg, false, true);
-      } catch {
-        // Channel already closed: the broker requeues it by itself.
+      } catch (err) {
+        if (this.stopping || this.closedChannels.has(channel)) return this.handBack(delivery, err);
+        this.opts.logger.warn({ err: errorText(err), messageId: msg.properties.messageId, retryInMs: this.opts.retryDelayMs }, 'could not settle a message; holding it and trying again');
+        await pause(this.opts.retryDelayMs, undefined, { signal: this.stopped.signal }).catch(() => undefined);
+        if (this.stopping || this.closedChannels.has(channel)) return this.handBack(delivery, err);
       }
     }
   }
 
-  private async handleEnvelope(channel: Channel, msg: ConsumeMessage, envelope: Envelope): Promise<void> {
+  /** Returns the message to the queue (the broker does so by itself if the channel is gone). */
+  private handBack({ channel, msg }: Delivery, err: unknown): void {
+    this.opts.logger.warn({ err: errorText(err), messageId: msg.properties.messageId }, 'could not settle a message; handed back for redelivery');
+    try {
+      channel.nack(msg, false, true);
+    } catch {
+      // Channel already closed: the broker requeues it by itself.
+    }
+  }
+
+  private async settle(delivery: Delivery): Promise<void> {
+    const { channel, msg } = delivery;
+    const decoded = decodeMessage(msg.content);
+    if (!decoded.ok) {
+      this.opts.logger.error({ reason: decoded.reason, messageId: msg.properties.messageId }, 'poison message sent to the dead-letter queue');
+      await this.deadLetter(msg, { [DEAD_REASON_HEADER]: headerText(decoded.reason) });
+      this.ack(channel, msg);
+      this.count('dead_lettered');
+      return;
+    }
+    const envelope = decoded.envelope;
+    const parent = contextFrom(msg.properties.headers);
+    const span = this.tracer.startSpan(
+      `process ${envelope.type}`,
+      {
+        kind: SpanKind.CONSUMER,
+        attributes: {
+          'messaging.system': 'rabbitmq',
+          'messaging.operation.type': 'process',
+          'messaging.destination.name': this.queues.main,
+          'messaging.message.id': envelope.id,
+          'frametext.attempt': attemptOf(msg),
+        },
+      },
+      parent,
+    );
+    try {
+      await context.with(trace.setSpan(parent, span), () =>
+        runWithContext({ correlationId: envelope.correlationId, causationId: envelope.id }, () => this.handleEnvelope(delivery, envelope)),
+      );
+    } finally {
+      span.end();
+    }
+  }
+
+  private async handleEnvelope(delivery: Delivery, envelope: Envelope): Promise<void> {
+    const { channel, msg } = delivery;
     const consumer = this.byType.get(envelope.type);
     if (!consumer) {
       const reason = `${this.opts.service} has no consumer for ${envelope.type}`;
@@ -201,7 +237,11 @@ export class ConsumerRunner {
     }
     const attempt = attemptOf(msg);
     const log = this.opts.logger.child({ eventId: envelope.id, eventType: envelope.type, attempt });
-    const interruptions = (await countStart(this.opts.db, envelope.id, attempt)) - 1;
+    let interruptions = 0;
+    if (!delivery.startCounted) {
+      interruptions = (await countStart(this.opts.db, envelope.id, attempt)) - 1;
+      delivery.startCounted = true;
+    }
     if (interruptions > this.opts.maxInterruptions) {
       const reason = `its handling stopped ${interruptions} times with no answer (the worker died: out of memory, killed or evicted)`;
       log.error({ interruptions }, `message sent to the dead-letter queue: ${reason}`);

@@ -59,7 +59,8 @@ export interface QueueSettings {
  * The quorum work queue's `x-delivery-limit`. The broker counts every delivery that comes back, hand-backs included
  * (a worker that stops or scales in returns what it had prefetched, a broker restart returns everything unacked), so
  * it cannot be the rule: the consumer counts only handling starts. The limit stops a message the consumer never gets
- * to count (its worker dies before, its database is out of reach) from coming back forever.
+ * to count (its worker dies before it can) from coming back forever. A worker whose database is out of reach holds
+ * the message and tries again rather than hand it back, so an outage does not use this limit up.
  */
 export const deliveryBackstop = (maxInterruptions: number) => 5 * (maxInterruptions + 1);
 
