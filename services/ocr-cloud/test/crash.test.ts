@@ -1,29 +1,19 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '@frametext/service-kit/testing';
+import { eventually, RUN_TYPESCRIPT_SOURCES } from '@frametext/service-kit/testing';
 import { cloudRequest, cloudWorld, jpegFrame, newUploadId, type CloudWorld } from './support/world.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const packageDir = join(here, '..');
 const FRAMES = 6;
-
-/** The child runs the built code: build the workspace packages it imports, then this one. */
-function buildWorker(): void {
-  const tsc = join(packageDir, '../../node_modules/.bin/tsc');
-  for (const pkg of ['../../packages/contracts', '../../packages/service-kit', '../../packages/text-analysis', '.']) {
-    const r = spawnSync(tsc, ['-p', join(packageDir, pkg, 'tsconfig.build.json')], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`build of ${pkg} failed: ${r.stdout}${r.stderr}`);
-  }
-}
 
 let world: CloudWorld;
 const children: ChildProcess[] = [];
 
 function startWorker(): ChildProcess {
   const env = Object.fromEntries(Object.entries(world.config).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
-  const child = spawn(process.execPath, [join(here, 'worker-child.mjs')], {
+  const child = spawn(process.execPath, [...RUN_TYPESCRIPT_SOURCES, join(here, 'worker-child.mjs')], {
     env: { ...process.env, ...env, PORT: '0', OCR_TEST_NAME: world.name, OCR_TEST_SCHEMA: world.schema, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -32,7 +22,6 @@ function startWorker(): ChildProcess {
 }
 
 beforeAll(async () => {
-  buildWorker();
   world = await cloudWorld({ VISION_BATCH_WINDOW_MS: '200' });
 }, 180_000);
 afterAll(async () => {

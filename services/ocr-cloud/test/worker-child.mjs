@@ -1,9 +1,9 @@
-// A worker process for the crash test: the built service (dist) with the test's queue name and schema, calling
-// the test's fake Google with a fixed token.
+// A worker process for the crash test: the service's sources (run with RUN_TYPESCRIPT_SOURCES) with the test's
+// queue name and schema, calling the test's fake Google with a fixed token.
 import { OAuth2Client } from 'google-auth-library';
 import { runMain } from '@frametext/service-kit';
-import { loadConfig } from '../dist/config.js';
-import { ocrCloudService } from '../dist/service.js';
+import { loadConfig } from '../src/config.js';
+import { ocrCloudService } from '../src/service.js';
 
 const authClient = new OAuth2Client();
 authClient.setCredentials({ access_token: 'crash-test-token', expiry_date: Date.now() + 3_600_000 });

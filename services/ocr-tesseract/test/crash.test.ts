@@ -1,32 +1,20 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '@frametext/service-kit/testing';
+import { eventually, RUN_TYPESCRIPT_SOURCES } from '@frametext/service-kit/testing';
 import { makeBusyFrames } from '../src/bench/frames.js';
 import { newUploadId, ocrWorld, request, type OcrWorld } from './helpers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const packageDir = join(here, '..');
 const FRAMES = 8;
-
-/** The child runs the built code: build this package (and the workspace packages it imports, if never built). */
-function buildWorker(): void {
-  const tsc = join(packageDir, '../../node_modules/.bin/tsc');
-  for (const pkg of ['../../packages/contracts', '../../packages/service-kit']) {
-    if (!existsSync(join(packageDir, pkg, 'dist/index.js'))) spawnSync(tsc, ['-p', join(packageDir, pkg, 'tsconfig.build.json')], { stdio: 'inherit' });
-  }
-  const r = spawnSync(tsc, ['-p', join(packageDir, 'tsconfig.build.json')], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`build failed: ${r.stdout}${r.stderr}`);
-}
 
 let world: OcrWorld;
 const children: ChildProcess[] = [];
 
 function startWorker(): ChildProcess {
-  const child = spawn(process.execPath, [join(here, 'worker-child.mjs')], {
+  const child = spawn(process.execPath, [...RUN_TYPESCRIPT_SOURCES, join(here, 'worker-child.mjs')], {
     env: { ...process.env, ...world.env, OCR_TEST_NAME: world.name, OCR_TEST_SCHEMA: world.schema, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -35,7 +23,6 @@ function startWorker(): ChildProcess {
 }
 
 beforeAll(async () => {
-  buildWorker();
   world = await ocrWorld();
 }, 120_000);
 afterAll(async () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { baseConfigSchema, parseConfig, type BaseConfig } from '../config/index.js';
 import type { RetryPolicy } from '../bus/topology.js';
 import { createLogger, type Logger } from '../logging/logger.js';
@@ -6,6 +7,9 @@ import { createLogger, type Logger } from '../logging/logger.js';
 /** Database used by tests; each test file works in schemas of its own inside it. */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/frametext_test';
 export const TEST_RABBITMQ_URL = process.env.TEST_RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+
+/** Node's arguments for a test's child process that runs TypeScript sources, as the test does (no build needed). */
+export const RUN_TYPESCRIPT_SOURCES = ['--import', fileURLToPath(new URL('./run-typescript.mjs', import.meta.url))];
 
 /** A name no other test run uses: schemas, queues and exchanges of concurrent test files never meet. */
 export function uniqueName(prefix: string): string {
