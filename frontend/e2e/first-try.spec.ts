@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 // Built by the e2e command's build step: media generated on the spot, with the truth of what they show.
-import { filmWithPhone, makeChargerVideo, makeInstrumentVideo, makePhotoSeries } from '../../packages/sample-media/dist/index.js';
+import { filmWithPhone, makeChargerVideo, makeInstrumentVideo, makePhotoSeries } from '@frametext/sample-media';
 import { shot, signUp, uploadThroughWizard, waitForDemo } from './helpers';
 
 /*

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 // Built by the e2e command's build step: media generated on the spot, with the truth of what they show.
-import { chargerValues, drawtext, ffmpeg, makeChargerVideo, type GeneratedVideo } from '../../packages/sample-media/dist/index.js';
+import { chargerValues, drawtext, ffmpeg, makeChargerVideo, type GeneratedVideo } from '@frametext/sample-media';
 import { api, credits, shot, signUp } from './helpers';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'e2e-local-'));

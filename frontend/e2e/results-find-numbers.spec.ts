@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 // Built by the e2e command's build step: media generated on the spot, with the truth of what they show.
-import { chargerValues, DASHBOARD_SERIES, dashboardValues, makeDashboardVideo } from '../../packages/sample-media/dist/index.js';
+import { chargerValues, DASHBOARD_SERIES, dashboardValues, makeDashboardVideo } from '@frametext/sample-media';
 import { shot, signUp, uploadThroughWizard, waitForDemo } from './helpers';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'e2e-find-numbers-'));

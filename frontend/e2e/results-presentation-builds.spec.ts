@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Download } from '@playwright/test';
 // Built by the e2e command's build step: a deck whose slides build up bullet by bullet, with each slide's text.
-import { makeBuildUpDeckVideo } from '../../packages/sample-media/dist/index.js';
+import { makeBuildUpDeckVideo } from '@frametext/sample-media';
 import { credits, shot, signUp } from './helpers';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'e2e-builds-'));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Download, type Locator, type Page } from '@playwright/test';
 // Built by the e2e command's build step: a slides video generated on the spot.
-import { makeSlidesVideo } from '../../packages/sample-media/dist/index.js';
+import { makeSlidesVideo } from '@frametext/sample-media';
 import { shot, signUp, uploadThroughWizard } from './helpers';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'e2e-slides-'));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Download, type Page } from '@playwright/test';
 // Built by the e2e command's build step: the export's schema, as docs/exports.md shows it.
-import { numericalExportSchema } from '../../packages/contracts/dist/index.js';
+import { numericalExportSchema } from '@frametext/contracts';
 import { putLocalRecord, shot, signUp } from './helpers';
 
 /*

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Download, type Locator, type Page } from '@playwright/test';
 // Built by the e2e command's build step: a captions video generated on the spot, with the truth of what it shows.
-import { CAPTIONS_CORPUS, LOW_CAPTIONS, makeCaptionsVideo, textsAt } from '../../packages/sample-media/dist/index.js';
+import { CAPTIONS_CORPUS, LOW_CAPTIONS, makeCaptionsVideo, textsAt } from '@frametext/sample-media';
 import { shot, signUp, uploadThroughWizard } from './helpers';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'e2e-region-'));

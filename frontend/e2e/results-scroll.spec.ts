@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 // Built by the build step before the browser tests: media generated on the spot, with the truth of what they show.
-import { makeScrollListVideo } from '../../packages/sample-media/dist/index.js';
+import { makeScrollListVideo } from '@frametext/sample-media';
 import { shot, signUp, uploadThroughWizard } from './helpers';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'e2e-scroll-'));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 // Built by `npm test`'s provisioning: media generated on the spot, with the truth of what they show.
-import { ffmpeg, makeChargerVideo, makePhotoSeries } from '../../packages/sample-media/dist/index.js';
+import { ffmpeg, makeChargerVideo, makePhotoSeries } from '@frametext/sample-media';
 import { shot, signUp } from './helpers';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'e2e-media-'));
