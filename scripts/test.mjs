@@ -1,5 +1,6 @@
 // The tests, split by cost, each a README command; `.ci/run` runs all three and the containers:
-//   npm test                provision like `npm start`, typecheck, lint, unit and service tests (the fast loop)
+//   npm test                provision (no build: these tests run the sources), typecheck and lint side by side,
+//                           then the unit and service tests (the fast loop)
 //   npm run test:pipeline   the tests that start the whole stack (test/pipeline)
 //   npm run test:e2e        the browser tests (frontend/e2e) against the product as `npm start` runs it
 // Files named *.serial.test.ts disturb shared infrastructure (they restart the broker or the database, or take the
@@ -56,10 +57,10 @@ const step = async (name, fn) => {
 };
 
 try {
-  await step('provisioning', () => provision({ forTests: true }));
+  await step('provisioning', () => provision({ forTests: true, build: mode !== 'unit' }));
   if (mode === 'unit') {
-    await step('typecheck', () => run('pnpm', ['run', 'typecheck']));
-    await step('lint', () => run('pnpm', ['run', 'lint']));
+    // Side by side: each is one process on one core.
+    await Promise.all([step('typecheck', () => run('pnpm', ['run', 'typecheck'], { buffered: true })), step('lint', () => run('pnpm', ['run', 'lint'], { buffered: true }))]);
   }
   if (mode === 'e2e') {
     // Debian's Chromium against the whole product as `npm start` runs it; screenshots in test-results/screenshots.

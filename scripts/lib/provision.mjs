@@ -128,20 +128,24 @@ async function ensurePnpm() {
   await run('npm', ['install', '-g', '--force', '--no-fund', '--no-audit', `pnpm@${PNPM_VERSION}`]);
 }
 
-export async function installAndBuild() {
+export async function installAndBuild({ build = true } = {}) {
   log('installing dependencies');
   await run('pnpm', ['install', '--frozen-lockfile', '--reporter=append-only'], { env: { ...process.env, CI: 'true' } });
+  if (!build) return;
   log('building');
   await run('pnpm', ['run', 'build']);
 }
 
-/** Everything `npm start` and `npm test` need, checked in order. */
-export async function provision({ forTests = false } = {}) {
+/**
+ * Everything `npm start` and the tests need, checked in order. `build: false` is for tests that run the TypeScript
+ * sources (the unit and service tests): the build would only check the types the typecheck checks.
+ */
+export async function provision({ forTests = false, build = true } = {}) {
   const major = Number(process.versions.node.split('.')[0]);
   if (major < 20) fail(`Node 20 or newer is required (this is ${process.version}).`);
   await ensureBinaries(forTests ? [...RUNTIME_PACKAGES, ...TEST_PACKAGES] : RUNTIME_PACKAGES);
   await ensurePostgres();
   await ensureRabbit();
   await ensurePnpm();
-  await installAndBuild();
+  await installAndBuild({ build });
 }

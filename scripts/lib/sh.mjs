@@ -11,12 +11,18 @@ export function fail(msg) {
   process.exit(1);
 }
 
-/** Runs a command, streaming its output; throws with the command line when it fails. */
-export function run(cmd, args, opts = {}) {
+/**
+ * Runs a command, streaming its output; throws with the command line when it fails. With `buffered`, its output is
+ * printed in one piece when it ends, so commands run side by side do not interleave.
+ */
+export function run(cmd, args, { buffered = false, ...opts } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: 'inherit', ...opts });
+    const child = spawn(cmd, args, { stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit', ...opts });
+    const output = [];
+    if (buffered) for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => output.push(chunk));
     child.on('error', reject);
-    child.on('exit', (code, signal) => {
+    child.on('close', (code, signal) => {
+      if (output.length > 0) process.stdout.write(Buffer.concat(output));
       if (code === 0) resolve();
       else reject(new Error(`${cmd} ${args.join(' ')} exited with ${signal ?? code}`));
     });
