@@ -2,7 +2,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { webhookEventSchema } from '@frametext/contracts';
-import { TEST_DATABASE_URL } from '@frametext/service-kit/testing';
+import { RUN_TYPESCRIPT_SOURCES, TEST_DATABASE_URL } from '@frametext/service-kit/testing';
 import { claimDueDeliveries, insertDelivery } from '../src/data/webhooks.js';
 import { deliverDueWebhooks } from '../src/domain/webhooks.js';
 import { completed, extracted } from './fixtures.js';
@@ -288,8 +288,8 @@ describe('delivering events', () => {
       const { webhook, secret } = await register(user, receiver.url);
       await results.post(`/api/webhooks/${webhook.id}/test`, {}, user);
       const child = fork(fileURLToPath(new URL('./support/deliver-in-child.mjs', import.meta.url)), [TEST_DATABASE_URL, results.service.names.schema, JSON.stringify({ ...ENV, WEBHOOK_TIMEOUT_MS: '30000' })], {
-        // Plain node on the built code, without the test runner's loader options.
-        execArgv: [],
+        // The sources, without the test runner's own loader options.
+        execArgv: RUN_TYPESCRIPT_SOURCES,
         stdio: 'inherit',
       });
       const exited = new Promise((resolve) => child.on('exit', resolve));
