@@ -12,7 +12,7 @@ import { fail, log, run } from './lib/sh.mjs';
 import { ROOT } from './lib/services.mjs';
 
 const MODES = {
-  unit: { title: 'unit and service tests', projects: ['node', 'frontend'], results: ['main', 'serial'] },
+  unit: { title: 'unit and service tests', projects: ['node', 'frontend', 'frontend-mocking'], results: ['main', 'serial'] },
   pipeline: { title: 'pipeline tests', projects: ['pipeline'], results: ['pipeline', 'pipeline-serial'] },
   e2e: { title: 'browser tests', projects: [], results: ['e2e'] },
 };
