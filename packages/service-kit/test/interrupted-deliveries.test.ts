@@ -3,11 +3,11 @@ import { createServer, connect as tcpConnect, type AddressInfo, type Socket } fr
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Envelope } from '@frametext/contracts';
 import { encodeEnvelope, envelopeProperties } from '../src/bus/codec.js';
-import { ConsumerRunner, DEAD_REASON_HEADER } from '../src/bus/consumer.js';
+import { ConsumerRunner, DEAD_REASON_HEADER, type ConsumerRunnerOptions } from '../src/bus/consumer.js';
 import { buildEnvelope } from '../src/bus/outbox.js';
 import { declareExchange, declareServiceQueues, deliveryBackstop, queueNames, type Declared, type QueueType } from '../src/bus/topology.js';
-import { onPrepared } from '../src/bus/types.js';
-import { createDb } from '../src/db/index.js';
+import { onPrepared, type Consumer } from '../src/bus/types.js';
+import { createDb, type Knex } from '../src/db/index.js';
 import { TEST_DATABASE_URL, TEST_RABBITMQ_URL, TEST_RETRY_POLICY, eventually, testLogger } from '../src/testing/index.js';
 import { BusWorld, userCreated, type ServiceSchema } from './bus-fixtures.js';
 
@@ -32,14 +32,38 @@ async function declare(w: BusWorld, service: string, type: QueueType, declaredAs
   return { channel, declared: await declareServiceQueues(as(type), w.exchange, service, ['user.created.v1'], TEST_RETRY_POLICY) };
 }
 
+/** A worker of the service with one consumer, which retries and dead-letters through `confirming` (with confirms). */
+function worker(service: string, db: Knex, consumer: Consumer, confirming: ConfirmChannel, overrides: Partial<ConsumerRunnerOptions> = {}): ConsumerRunner {
+  return new ConsumerRunner({
+    service,
+    db,
+    logger: testLogger('worker'),
+    prefetch: 1,
+    ...TEST_RETRY_POLICY,
+    maxInterruptions: MAX_INTERRUPTIONS,
+    consumers: [consumer],
+    sendToQueue: async (queue, content, options) => {
+      confirming.sendToQueue(queue, content, options);
+      await confirming.waitForConfirms();
+    },
+    ...overrides,
+  });
+}
+
+/** Publishes one user.created.v1 and waits for the broker to take it. */
+async function publishOne(w: BusWorld, publisher: { channel: ConfirmChannel }): Promise<Envelope> {
+  const envelope = buildEnvelope('user.created.v1', userCreated());
+  publisher.channel.publish(w.exchange, 'user.created.v1', encodeEnvelope(envelope), envelopeProperties(envelope));
+  await publisher.channel.waitForConfirms();
+  return envelope as Envelope;
+}
+
 /**
  * Publishes one message, then starts worker after worker that takes it and dies in the middle of it (its connection
  * goes away with the message unacked), until the message is in the dead-letter queue.
  */
 async function dieOnIt(w: BusWorld, s: ServiceSchema, service: string, publisher: { channel: ConfirmChannel }) {
-  const envelope = buildEnvelope('user.created.v1', userCreated());
-  publisher.channel.publish(w.exchange, 'user.created.v1', encodeEnvelope(envelope), envelopeProperties(envelope));
-  await publisher.channel.waitForConfirms();
+  const envelope = await publishOne(w, publisher);
   let started = 0;
   const fatal = onPrepared(
     'user.created.v1',
@@ -55,19 +79,7 @@ async function dieOnIt(w: BusWorld, s: ServiceSchema, service: string, publisher
     connection.on('error', () => undefined);
     const publisherChannel = await connection.createConfirmChannel();
     const consumer = await connection.createChannel();
-    const runner = new ConsumerRunner({
-      service,
-      db: s.db,
-      logger: testLogger('dying-worker'),
-      prefetch: 1,
-      ...TEST_RETRY_POLICY,
-      maxInterruptions: MAX_INTERRUPTIONS,
-      consumers: [fatal],
-      sendToQueue: async (queue, content, options) => {
-        publisherChannel.sendToQueue(queue, content, options);
-        await publisherChannel.waitForConfirms();
-      },
-    });
+    const runner = worker(service, s.db, fatal, publisherChannel);
     const before = started;
     await runner.attach({ connection, publisher: publisherChannel, consumer });
     const outcome = await eventually(async () => (started > before ? 'died' : (await w.messageCount(dlq)) === 1 ? 'dead-lettered' : undefined), 10_000, 20);
@@ -78,7 +90,7 @@ async function dieOnIt(w: BusWorld, s: ServiceSchema, service: string, publisher
     if (outcome === 'dead-lettered') break;
   }
   const dead: GetMessage[] = await w.drain(dlq);
-  return { started, dead: dead[0]!, envelope: envelope as Envelope };
+  return { started, dead: dead[0]!, envelope };
 }
 
 describe('a message that kills its worker', () => {
@@ -108,9 +120,7 @@ describe('a message handed back unstarted', () => {
     const s = await w.schema();
     const service = w.serviceName();
     const publisher = await declare(w, service, 'quorum');
-    const envelope = buildEnvelope('user.created.v1', userCreated());
-    publisher.channel.publish(w.exchange, 'user.created.v1', encodeEnvelope(envelope), envelopeProperties(envelope));
-    await publisher.channel.waitForConfirms();
+    await publishOne(w, publisher);
     // A worker that stops (or scales in, or loses its broker) returns what it had prefetched and not started.
     for (let i = 0; i < 2 * (MAX_INTERRUPTIONS + 1); i++) {
       const connection = await w.broker();
@@ -119,18 +129,8 @@ describe('a message handed back unstarted', () => {
       await channel.close();
     }
     let handled = 0;
-    const runner = new ConsumerRunner({
-      service,
-      db: s.db,
-      logger: testLogger('worker'),
-      prefetch: 1,
-      ...TEST_RETRY_POLICY,
-      maxInterruptions: MAX_INTERRUPTIONS,
-      consumers: [onPrepared('user.created.v1', async () => undefined, async () => void handled++)],
-      sendToQueue: async () => {
-        throw new Error('nothing is retried or dead-lettered here');
-      },
-    });
+    // Nothing is retried or dead-lettered here: a confirming channel that stays unused.
+    const runner = worker(service, s.db, onPrepared('user.created.v1', async () => undefined, async () => void handled++), publisher.channel);
     const connection = await w.broker();
     await runner.attach({ connection, publisher: await connection.createConfirmChannel(), consumer: await connection.createChannel() });
     await eventually(async () => (handled === 1 && (await w.messageCount(service)) === 0 ? true : undefined), 10_000, 20);
@@ -193,24 +193,9 @@ describe('a message that comes while the database is unreachable', () => {
     const link = await databaseLink();
     const db = createDb(link.url, s.schema, { max: 2 });
     link.cut();
-    const envelope = buildEnvelope('user.created.v1', userCreated());
-    publisher.channel.publish(w.exchange, 'user.created.v1', encodeEnvelope(envelope), envelopeProperties(envelope));
-    await publisher.channel.waitForConfirms();
+    const envelope = await publishOne(w, publisher);
     const handled: string[] = [];
-    const runner = new ConsumerRunner({
-      service,
-      db,
-      logger: testLogger('worker'),
-      prefetch: 1,
-      maxAttempts: TEST_RETRY_POLICY.maxAttempts,
-      retryDelayMs: 20,
-      maxInterruptions: MAX_INTERRUPTIONS,
-      consumers: [onPrepared('user.created.v1', async () => undefined, async (e) => void handled.push(e.id))],
-      sendToQueue: async (queue, content, options) => {
-        publisher.channel.sendToQueue(queue, content, options);
-        await publisher.channel.waitForConfirms();
-      },
-    });
+    const runner = worker(service, db, onPrepared('user.created.v1', async () => undefined, async (e) => void handled.push(e.id)), publisher.channel, { retryDelayMs: 20 });
     const connection = await w.broker();
     await runner.attach({ connection, publisher: publisher.channel, consumer: await connection.createChannel() });
     // Tried more often than the queue's delivery limit allows: handed back each time, it would be dead-lettered.
