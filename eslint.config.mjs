@@ -40,8 +40,8 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    // No import cycles in the services, the packages or the SPA: a module's dependencies read one way.
-    files: ['services/*/src/**/*.ts', 'packages/*/src/**/*.ts', `${SPA}/**/*.{ts,tsx}`],
+    // No import cycles in the services (and their benchmarks), the packages or the SPA: a module's dependencies read one way.
+    files: ['services/*/src/**/*.ts', 'services/*/bench/**/*.ts', 'packages/*/src/**/*.ts', `${SPA}/**/*.{ts,tsx}`],
     plugins: { 'import-x': importX },
     settings: {
       'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],

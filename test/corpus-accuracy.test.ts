@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { configSchema as extractionConfig } from '../services/frame-extraction/src/config.js';
 import { imageLimits } from '../services/frame-extraction/src/domain/context.js';
 import { storedFrameOf } from '../services/frame-extraction/src/domain/frame-images.js';
-import { loadCorpus, runCorpusBench } from '../services/ocr-tesseract/src/bench/corpus.js';
+import { loadCorpus, runCorpusBench } from '../services/ocr-tesseract/bench/corpus.js';
 import { configSchema as ocrConfig } from '../services/ocr-tesseract/src/config.js';
 
 /** Published strings found per category; bare Tesseract's count on the same files in brackets. */

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, startService, type Knex, type RunningService } from '@frametext/service-kit';
 import { eventually, TEST_DATABASE_URL, testLogger } from '@frametext/service-kit/testing';
-import { makeBusyFrames } from '../src/bench/frames.js';
+import { makeBusyFrames } from '../bench/frames.js';
 import type { Config } from '../src/config.js';
 import { ocrTesseractService } from '../src/service.js';
 import { newUploadId, ocrWorld, request, type OcrWorld } from './helpers.js';

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, RUN_TYPESCRIPT_SOURCES } from '@frametext/service-kit/testing';
-import { makeBusyFrames } from '../src/bench/frames.js';
+import { makeBusyFrames } from '../bench/frames.js';
 import { newUploadId, ocrWorld, request, type OcrWorld } from './helpers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -1,4 +1,4 @@
-import { run } from '../src/bench/frames.js';
+import { run } from '../bench/frames.js';
 
 const FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffmpeg } from '@frametext/sample-media';
-import { CORPUS_DIR } from '../src/bench/corpus.js';
+import { CORPUS_DIR } from '../bench/corpus.js';
 import { configSchema } from '../src/config.js';
 import { ctcGreedy } from '../src/domain/ppocr/ctc.js';
 import { detectionSize, textRegions } from '../src/domain/ppocr/detect.js';

@@ -8,7 +8,7 @@ import { FrameUnreadableError } from '../src/domain/preprocess.js';
 import { maskVerdicts, preferMask, readingOrder, readsPaper, recognizeFrame, strayCharacters, withSegmentWords, type Candidate, type RecognizeOptions } from '../src/domain/recognize.js';
 import type { TsvWord } from '../src/domain/tsv.js';
 import { anchorExtract } from '@frametext/sample-media';
-import { CORPUS_DIR } from '../src/bench/corpus.js';
+import { CORPUS_DIR } from '../bench/corpus.js';
 import { tesseractPool } from '../src/service.js';
 import { makeFrame } from './fixtures.js';
 

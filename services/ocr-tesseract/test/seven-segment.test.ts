@@ -6,7 +6,7 @@ import { makeSevenSegmentFrames, SEGMENT_STYLES } from '@frametext/sample-media'
 import { prepareFrame } from '../src/domain/preprocess.js';
 import { withSegmentWords, type Candidate } from '../src/domain/recognize.js';
 import { readSevenSegment } from '../src/domain/seven-segment.js';
-import { runSevenSegCorpus, SEVENSEG_MANIFEST } from '../src/bench/sevenseg-corpus.js';
+import { runSevenSegCorpus, SEVENSEG_MANIFEST } from '../bench/sevenseg-corpus.js';
 import { makeFrame } from './fixtures.js';
 
 const corpusFile = (file: string) => join(SEVENSEG_MANIFEST, '..', file);

@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { prepareFrame } from '../domain/preprocess.js';
-import { readSevenSegment } from '../domain/seven-segment.js';
+import { prepareFrame } from '../src/domain/preprocess.js';
+import { readSevenSegment } from '../src/domain/seven-segment.js';
+import { CORPUS_DIR } from './paths.js';
 import { wordsOf, type SegmentTally } from './seven-segment-bench.js';
 
 /** The corpus of displays the reader was not built on: real photos from public repositories and font-drawn displays. */
-export const SEVENSEG_MANIFEST = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'bench', 'corpus', 'sevenseg', 'manifest.json');
+export const SEVENSEG_MANIFEST = join(CORPUS_DIR, 'sevenseg', 'manifest.json');
 
 /** One file of `bench/corpus/sevenseg/manifest.json`. */
 export interface SevenSegItem {

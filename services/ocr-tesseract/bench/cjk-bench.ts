@@ -4,12 +4,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHINESE_CAPTIONS, FONT_CJK, FONT_CJK_ZENHEI, ffmpeg, makeCaptionsVideo } from '@frametext/sample-media';
-import { configSchema, tesseractEnv } from '../config.js';
-import { PpOcrReader } from '../domain/ppocr/reader.js';
-import type { FrameText } from '../domain/recognize.js';
-import { TesseractPool } from '../data/tesseract-pool.js';
-import { UploadReader } from '../domain/upload-reader.js';
-import { recognizeOptions, tesseractOptions } from '../service.js';
+import { configSchema, tesseractEnv } from '../src/config.js';
+import { PpOcrReader } from '../src/domain/ppocr/reader.js';
+import type { FrameText } from '../src/domain/recognize.js';
+import { TesseractPool } from '../src/data/tesseract-pool.js';
+import { UploadReader } from '../src/domain/upload-reader.js';
+import { recognizeOptions, tesseractOptions } from '../src/service.js';
 import { CORPUS_DIR } from './corpus.js';
 
 /** A caption on screen from `startS` to `endS`, one line of it per string. */

@@ -2,12 +2,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { anchorRead } from '@frametext/sample-media';
-import { configSchema, tesseractEnv } from '../config.js';
+import { configSchema, tesseractEnv } from '../src/config.js';
 import { cpuBudget } from '@frametext/service-kit';
-import type { Pass } from '../domain/recognize.js';
-import { parseTsv } from '../domain/tsv.js';
+import type { Pass } from '../src/domain/recognize.js';
+import { parseTsv } from '../src/domain/tsv.js';
 import { makeBusyFrames, type TruthFrame } from './frames.js';
-import { tesseractPool, uploadReader } from '../service.js';
+import { tesseractPool, uploadReader } from '../src/service.js';
 
 export interface ReaderFigures {
   seconds: number;

@@ -1,16 +1,15 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { LANGUAGES } from '@frametext/contracts/languages';
 import { DEFAULT_MEDIA_CONTENT, type MediaContent } from '@frametext/contracts/rules';
 import { anchorExtract, anchorRead } from '@frametext/sample-media';
-import { tesseractEnv, type Config } from '../config.js';
-import type { FrameText } from '../domain/recognize.js';
-import { tesseractPool, uploadReader } from '../service.js';
+import { tesseractEnv, type Config } from '../src/config.js';
+import type { FrameText } from '../src/domain/recognize.js';
+import { tesseractPool, uploadReader } from '../src/service.js';
+import { CORPUS_DIR } from './paths.js';
 
-/** bench/corpus at the repository's root: media from public repositories with the truth they publish. */
-export const CORPUS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../bench/corpus');
+export { CORPUS_DIR };
 
 export interface CorpusItem {
   category: string;

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cpuBudget } from '@frametext/service-kit';
 import { anchorRead, makeSevenSegmentFrames, type SegmentFrame } from '@frametext/sample-media';
-import { configSchema, tesseractEnv } from '../config.js';
-import { prepareFrame } from '../domain/preprocess.js';
-import { recognizeFrame } from '../domain/recognize.js';
-import { readSevenSegment } from '../domain/seven-segment.js';
-import { parseTsv } from '../domain/tsv.js';
-import { tesseractPool } from '../service.js';
+import { configSchema, tesseractEnv } from '../src/config.js';
+import { prepareFrame } from '../src/domain/preprocess.js';
+import { recognizeFrame } from '../src/domain/recognize.js';
+import { readSevenSegment } from '../src/domain/seven-segment.js';
+import { parseTsv } from '../src/domain/tsv.js';
+import { tesseractPool } from '../src/service.js';
 
 /** Digit heights (at 720p) the figures are split by. */
 export function sizeClass(digitHeight: number): 'small' | 'medium' | 'large' {
