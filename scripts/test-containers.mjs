@@ -2,13 +2,14 @@
 // base images and every service image from deploy/Dockerfile, starts docker-compose.yml with
 // docker-compose.local.yml (only the infrastructure images swapped for local ones), waits for every health check,
 // runs the integration suite against the compose gateway, scales the OCR workers to three and kills one
-// mid-upload, with IT_SOAK=1 runs the soak test (a burst of uploads across a broker and a database restart, then
-// deletion and pruning), then `down -v` and checks that nothing is left. Prints the time of each stage.
+// mid-upload, restarts every service on a schema a newer release migrated (a rollback), with IT_SOAK=1 runs the
+// soak test (a burst of uploads across a broker and a database restart, then deletion and pruning), then `down -v`
+// and checks that nothing is left. Prints the time of each stage.
 //
 // Engine: podman (Debian's), driven by Debian's docker-compose 1.29 through podman's Docker-compatible API
 // socket; see deploy/README.md for why, and for running the same files with Docker.
 // Settings (environment): IT_GATEWAY_PORT (default 18080), IT_KEEP_STACK=1 to leave the stack up at the end,
-// IT_SOAK=1 to add the soak stage (opt-in until a full run of it has passed here).
+// IT_SOAK=1 to add the soak stage (about 4 minutes more; its figures feed docs/operations.md#capacity).
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -326,7 +327,8 @@ async function main() {
     await threeOcrWorkers();
     await vitest('test/containers/workers.containers.ts');
   });
-  // The worker the last stage killed is started again: the soak test's uploads spread over three.
+  await stage('rollback: each service restarted on a newer schema', () => vitest('test/containers/rollback.containers.ts'));
+  // The worker the workers stage killed is started again: the soak test's uploads spread over three.
   if (SOAK) {
     await stage('soak: burst, broker and database restarts, deletion', async () => {
       await threeOcrWorkers();

@@ -13,7 +13,7 @@ import { makeChargerVideo, makePhotoSeries, type GeneratedPhoto, type GeneratedV
 import { eventually, uniqueName } from '@frametext/service-kit/testing';
 import { confirmEmail } from '../../scripts/lib/mailbox.mjs';
 import { apiClient, type UploadStatus } from '../support/client.js';
-import { BASE_URL, containersOf, identityMail, type Container } from './stack.js';
+import { BASE_URL, SERVICE_SCHEMAS, containersOf, health, identityMail, postgres, sql } from './stack.js';
 
 const client = apiClient(BASE_URL, { mail: identityMail });
 const dir = mkdtempSync(path.join(tmpdir(), 'frametext-it-soak-'));
@@ -46,24 +46,7 @@ async function pool<T, R>(items: T[], limit: number, fn: (item: T, index: number
   return out;
 }
 
-// ── the database, through psql in the stack's Postgres container ────────────────────────────────────────────
-const postgres = (): Container => {
-  const [c] = containersOf('postgres');
-  if (!c) throw new Error('no running postgres container');
-  return c;
-};
-
-/** One statement's rows, tab-separated, no header. */
-function sql(statement: string): string[][] {
-  const out = podman(['exec', postgres().id, 'psql', '-U', 'frametext', '-d', 'frametext', '-X', '-q', '-A', '-t', '-F', '\t', '-v', 'ON_ERROR_STOP=1', '-c', statement]);
-  return out
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => l.split('\t'));
-}
-
-const SERVICE_SCHEMAS = ['identity', 'upload', 'frame_extraction', 'ocr_tesseract', 'ocr_cloud', 'billing', 'results'];
-
+// ── the database ─────────────────────────────────────────────────────────────────────────────────────────
 /** Exact row counts of every table of the services' schemas. */
 function rowCounts(): Map<string, number> {
   const tables = sql(`select schemaname || '.' || tablename from pg_tables where schemaname in (${SERVICE_SCHEMAS.map((s) => `'${s}'`).join(', ')}) order by 1`).map((r) => r[0]!);
@@ -227,11 +210,6 @@ function podmanOk(args: string[]): boolean {
   } catch {
     return false;
   }
-}
-
-async function health(): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${BASE_URL}/api/health`);
-  return { status: res.status, body: await res.json().catch(() => undefined) };
 }
 
 /** Every service ready, and each of its checks whose name matches `check` ok. */

@@ -59,3 +59,38 @@ export async function identityMail(): Promise<string[]> {
   const text = podman(['exec', identity.id, 'sh', '-c', 'for f in $(ls "$DATA_DIR/mailbox" 2>/dev/null | sort); do cat "$DATA_DIR/mailbox/$f"; printf "\\0"; done']);
   return text.split('\0').filter((m) => m.trim() !== '');
 }
+
+/** The services' own Postgres schemas (the gateway keeps none). */
+export const SERVICE_SCHEMAS = ['identity', 'upload', 'frame_extraction', 'ocr_tesseract', 'ocr_cloud', 'billing', 'results'];
+
+/** The stack's Postgres container. */
+export function postgres(): Container {
+  const [c] = containersOf('postgres');
+  if (!c) throw new Error('no running postgres container');
+  return c;
+}
+
+/** One SQL statement run by psql in the stack's Postgres container: its rows, tab-separated, no header. */
+export function sql(statement: string): string[][] {
+  const out = podman(['exec', postgres().id, 'psql', '-U', 'frametext', '-d', 'frametext', '-X', '-q', '-A', '-t', '-F', '\t', '-v', 'ON_ERROR_STOP=1', '-c', statement]);
+  return out
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => l.split('\t'));
+}
+
+/** Restarts a container (SIGTERM, then its stop timeout) and answers when its processes run again. */
+export function restart(container: Container): void {
+  podman(['restart', '-t', '30', container.id]);
+}
+
+/** When the container's current processes started (an ISO time). */
+export function startedAt(container: Container): string {
+  return podman(['inspect', '--format', '{{.State.StartedAt}}', container.id]).trim();
+}
+
+/** The gateway's /api/health: its status code and body. */
+export async function health(): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${BASE_URL}/api/health`);
+  return { status: res.status, body: await res.json().catch(() => undefined) };
+}
