@@ -5,6 +5,7 @@ import { buildEnvelope, derivedEventId, enqueueEvent, forgetOutboxEvents } from 
 import { queueNames } from '../src/bus/topology.js';
 import { on, onPrepared, type Consumer } from '../src/bus/types.js';
 import { createDb } from '../src/db/index.js';
+import { createServiceMetrics, type ServiceMetrics } from '../src/metrics/definitions.js';
 import { TEST_DATABASE_URL, eventually, uniqueName } from '../src/testing/index.js';
 import { BusWorld, sleep, userCreated, type ServiceSchema } from './bus-fixtures.js';
 
@@ -29,12 +30,21 @@ async function outboxRows(s: ServiceSchema) {
   return s.db('outbox').select('id', 'published_at', 'attempts', 'envelope').orderBy('created_at');
 }
 
+/**
+ * What a consumer has done with the deliveries it took, by outcome (handled, duplicate, failed, retried,
+ * dead_lettered). A delivery is counted once it is settled: acked, after its retry or dead letter is sent.
+ */
+async function outcomes(metrics: ServiceMetrics): Promise<Record<string, number>> {
+  return Object.fromEntries((await metrics.busMessages.get()).values.map((v) => [v.labels.outcome, v.value]));
+}
+
 describe('outbox relay', () => {
   it('sends events committed before a crash once the service is back, each exactly once', async () => {
     const w = newWorld();
     const consumerSchema = await w.schema();
     const consumer = w.serviceName();
-    await w.startBus(consumer, consumerSchema, [recordEffect()]);
+    const metrics = createServiceMetrics(consumer);
+    await w.startBus(consumer, consumerSchema, [recordEffect()], { metrics });
 
     // The producer committed its state and events, then died before its relay published anything.
     const producerSchema = await w.schema();
@@ -54,7 +64,8 @@ describe('outbox relay', () => {
     // Crash between publish and mark: the row goes out again and the consumer's inbox absorbs it.
     await producerSchema.db('outbox').where({ id: written[0]!.id }).update({ published_at: null });
     expect(await producer.flushOutbox()).toBe(1);
-    await sleep(500);
+    await eventually(async () => Object.values(await outcomes(metrics)).reduce((a, b) => a + b, 0) === 3);
+    expect(await outcomes(metrics)).toEqual({ handled: 2, duplicate: 1 });
     expect(await consumerSchema.effects()).toHaveLength(2);
   });
 
@@ -71,10 +82,13 @@ describe('outbox relay', () => {
     await enqueueEvent(producerSchema.db, 'user.created.v1', userCreated('once@example.com'), { id });
     await enqueueEvent(producerSchema.db, 'user.created.v1', userCreated('once@example.com'), { id });
     expect(await outboxRows(producerSchema)).toHaveLength(1);
-    await w.startBus(w.serviceName(), producerSchema);
+    const producer = await w.startBus(w.serviceName(), producerSchema);
     await eventually(async () => (await consumerSchema.effects()).length === 1);
     await enqueueEvent(producerSchema.db, 'user.created.v1', userCreated('once@example.com'), { id });
-    await sleep(500);
+    // Written again after it was sent: nothing left for the relay to send (this pass runs after any in progress), and
+    // still the one row, sent.
+    expect(await producer.flushOutbox()).toBe(0);
+    expect(await outboxRows(producerSchema)).toMatchObject([{ id, published_at: expect.any(Date) }]);
     expect((await consumerSchema.effects()).map((e) => e.message_id)).toEqual([id]);
   });
 
@@ -254,7 +268,8 @@ describe('consuming', () => {
       await trx('effects').insert({ message_id: event.id, attempt, email: event.data.email });
       if (calls.length < 3) throw new Error(`transient failure ${calls.length}`);
     });
-    const bus = await w.startBus(service, s, [flaky]);
+    const metrics = createServiceMetrics(service);
+    const bus = await w.startBus(service, s, [flaky], { metrics });
 
     await bus.publish(buildEnvelope('user.created.v1', userCreated('flaky@example.com')));
     await eventually(async () => (await s.effects()).length === 1);
@@ -262,7 +277,9 @@ describe('consuming', () => {
     expect(calls[1]!.at - calls[0]!.at).toBeGreaterThanOrEqual(180);
     expect(calls[2]!.at - calls[1]!.at).toBeGreaterThanOrEqual(380);
     expect(await s.effects()).toMatchObject([{ email: 'flaky@example.com', attempt: 3 }]);
-    await sleep(300);
+    // The third delivery settled (acked): two failures sent to retry, one handled, none dead-lettered.
+    await eventually(async () => (await outcomes(metrics)).handled === 1);
+    expect(await outcomes(metrics)).toEqual({ failed: 2, retried: 2, handled: 1 });
     expect(await w.messageCount(queueNames(service).dlq)).toBe(0);
   });
 
@@ -275,7 +292,8 @@ describe('consuming', () => {
       calls++;
       throw new Error(`storage unavailable (call ${calls})`);
     });
-    const bus = await w.startBus(service, s, [broken], { maxAttempts: 3 });
+    const metrics = createServiceMetrics(service);
+    const bus = await w.startBus(service, s, [broken], { maxAttempts: 3, metrics });
 
     const envelope = buildEnvelope('user.created.v1', userCreated());
     await bus.publish(envelope);
@@ -287,7 +305,9 @@ describe('consuming', () => {
     expect(headers['x-original-routing-key']).toBe('user.created.v1');
     expect(JSON.parse(dead[0]!.content.toString())).toMatchObject({ id: envelope.id });
     expect(dead[0]!.properties.messageId).toBe(envelope.id);
-    await sleep(300);
+    // The last delivery settled (acked once its dead letter was sent): no retry was sent, so no fourth call comes.
+    await eventually(async () => (await outcomes(metrics)).dead_lettered === 1);
+    expect(await outcomes(metrics)).toEqual({ failed: 3, retried: 2, dead_lettered: 1 });
     expect(calls).toBe(3);
   });
 });

@@ -6,7 +6,8 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpApp, finishHttpApp, listen, type RunningServer } from '../src/http/app.js';
 import { createFsObjectRouter, createStorage, FsObjectStorage, S3ObjectStorage } from '../src/storage/index.js';
-import { rawRequest, socketRequest, testBaseConfig, testLogger } from '../src/testing/index.js';
+import { SIGNED_PARAMS } from '../src/storage/signing.js';
+import { eventually, rawRequest, socketRequest, testBaseConfig, testLogger } from '../src/testing/index.js';
 import { describeStorageConformance } from './storage-conformance.js';
 
 interface FsFileServer {
@@ -136,7 +137,9 @@ describe('fs storage on disk and behind the /files router', () => {
     expect(await errorOf(await fetch(url, { method: 'DELETE' }))).toEqual({ status: 403, code: 'storage/method-not-allowed' });
 
     const expired = await storage.presignGet('codes/a.txt', { expiresIn: 1 });
-    await new Promise((r) => setTimeout(r, 2_100));
+    // Refused once the clock is past the expiry the URL carries (whole seconds).
+    const expires = Number(new URL(expired).searchParams.get(SIGNED_PARAMS.expires));
+    await eventually(() => Date.now() > expires * 1000, 5_000, 20, 'the clock past the URL expiry');
     expect(await errorOf(await fetch(expired))).toEqual({ status: 403, code: 'storage/url-expired' });
 
     await storage.delete('codes/a.txt');

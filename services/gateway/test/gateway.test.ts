@@ -156,9 +156,11 @@ describe('signed-in routes', () => {
     jwks.revoke('5a0c4c52-8f4b-4d0e-9a59-1d6f3f0a0003');
     const ended = signToken(key, { sub: 'user-8', sid: '5a0c4c52-8f4b-4d0e-9a59-1d6f3f0a0003' });
     await expect.poll(async () => (await fetch(`${base}/api/getUploads`, { headers: bearer(ended) })).status, { timeout: 3_000 }).toBe(403);
+    const failuresBefore = jwks.feedFailures();
     jwks.feedStatus = 500;
     try {
-      await new Promise((r) => setTimeout(r, 300));
+      // Two failed reads of the feed: the gateway reads it one poll at a time, so the first has been handled.
+      await expect.poll(() => jwks.feedFailures(), { timeout: 3_000 }).toBeGreaterThanOrEqual(failuresBefore + 2);
       expect((await fetch(`${base}/api/getUploads`, { headers: bearer(ended) })).status).toBe(403);
       expect((await fetch(`${base}/health/ready`)).status).toBe(200);
       // A gateway that starts while the feed is down is not ready: it cannot know which sessions have ended.

@@ -128,17 +128,23 @@ export interface Identity {
   revoke(sessionId: string): void;
   /** Answers the feed with this status from now on (500 to make it fail, 200 to mend it). */
   feedStatus: number;
+  /** Requests of the feed answered with another status than 200. */
+  feedFailures: () => number;
   close: () => Promise<void>;
 }
 
 /** identity as the gateway sees it: a JWKS (counting its fetches) and the feed of ended sessions (workload token only). */
 export async function startJwks(keys: SigningKey[]): Promise<Identity> {
   let fetches = 0;
+  let feedFailures = 0;
   const ended = new Set<string>();
   const workloads = new WorkloadCredentials(BUILT_IN_SECRETS.SERVICE_TOKEN_SECRET, 'identity');
   const server = http.createServer((req, res) => {
     if (req.url === '/internal/revocations') {
-      if (identity.feedStatus !== 200) return json(res, identity.feedStatus, {});
+      if (identity.feedStatus !== 200) {
+        feedFailures++;
+        return json(res, identity.feedStatus, {});
+      }
       try {
         workloads.verify(req.headers['x-workload-token'] as string | undefined, 'identity', ['gateway']);
       } catch {
@@ -157,6 +163,7 @@ export async function startJwks(keys: SigningKey[]): Promise<Identity> {
     revocationsUrl: `http://127.0.0.1:${port}/internal/revocations`,
     revoke: (sessionId) => void ended.add(sessionId),
     feedStatus: 200,
+    feedFailures: () => feedFailures,
     fetches: () => fetches,
     close: () =>
       new Promise<void>((resolve) => {

@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, RUN_TYPESCRIPT_SOURCES } from '@frametext/service-kit/testing';
+import { createDb } from '@frametext/service-kit';
+import { eventually, RUN_TYPESCRIPT_SOURCES, settledOutbox, TEST_DATABASE_URL } from '@frametext/service-kit/testing';
 import { cloudRequest, cloudWorld, jpegFrame, newUploadId, type CloudWorld } from './support/world.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -43,7 +44,8 @@ describe('a Cloud AI worker killed mid-batch', () => {
 
     const first = startWorker();
     await eventually(async () => (await world.consumers()) === 1, 60_000, 200);
-    for (let i = 0; i < FRAMES; i++) await world.publishRequest(cloudRequest(uploadId, i, `uploads/${uploadId}/frames/${i}.jpg`, { framesTotal: FRAMES }));
+    const requests: string[] = [];
+    for (let i = 0; i < FRAMES; i++) requests.push(await world.publishRequest(cloudRequest(uploadId, i, `uploads/${uploadId}/frames/${i}.jpg`, { framesTotal: FRAMES })));
     await eventually(() => world.google.visionCalls.length >= 1, 30_000, 20);
     first.kill('SIGKILL');
     await new Promise((resolve) => first.once('exit', resolve));
@@ -58,8 +60,12 @@ describe('a Cloud AI worker killed mid-batch', () => {
     }, 60_000, 50);
     expect(done.map((c) => c.frameIndex).sort()).toEqual([0, 1, 2, 3, 4, 5]);
     expect(done.every((c) => c.failureReason === null && c.detections.length > 0)).toBe(true);
-    // One completion per frame: the dead worker committed nothing.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // One completion per frame: the dead worker committed nothing. Once every request is handled and every event
+    // written is sent, the outbox holds every completion there will ever be.
+    const db = createDb(TEST_DATABASE_URL, world.schema, { max: 1 });
+    const written = await settledOutbox(db, requests).finally(() => db.destroy());
+    const completions = written.filter((e) => e.type === 'ocr.completed.v1' && e.data.uploadId === uploadId);
+    expect(completions).toHaveLength(FRAMES);
     expect(world.completed.filter((c) => c.uploadId === uploadId)).toHaveLength(FRAMES);
   });
 });

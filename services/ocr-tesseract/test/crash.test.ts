@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, RUN_TYPESCRIPT_SOURCES } from '@frametext/service-kit/testing';
+import { createDb } from '@frametext/service-kit';
+import { eventually, RUN_TYPESCRIPT_SOURCES, settledOutbox, TEST_DATABASE_URL } from '@frametext/service-kit/testing';
 import { makeBusyFrames } from '../bench/frames.js';
 import { newUploadId, ocrWorld, request, type OcrWorld } from './helpers.js';
 
@@ -39,7 +40,8 @@ describe('a worker killed while it reads', () => {
     const first = startWorker();
     // Wait until the worker consumes (its queue exists once it is up), then send the batch.
     await eventually(() => queueHasConsumer(world), 30_000, 200);
-    for (let i = 0; i < FRAMES; i++) await world.publishRequest(request(uploadId, i, `uploads/${uploadId}/frames/${i}.jpg`, FRAMES));
+    const requests: string[] = [];
+    for (let i = 0; i < FRAMES; i++) requests.push(await world.publish('ocr.requested.v1', request(uploadId, i, `uploads/${uploadId}/frames/${i}.jpg`, FRAMES)));
 
     await eventually(() => world.completed.filter((c) => c.uploadId === uploadId).length >= 1, 30_000, 10);
     first.kill('SIGKILL');
@@ -48,10 +50,17 @@ describe('a worker killed while it reads', () => {
 
     startWorker();
     await eventually(() => new Set(world.completed.filter((c) => c.uploadId === uploadId).map((c) => c.frameIndex)).size === FRAMES, 60_000, 50);
-    // Give a duplicate time to show up.
-    await new Promise((r) => setTimeout(r, 1500));
+    // Every request handled (in the inbox, so a redelivery changes nothing) and every completion either worker wrote
+    // sent: the outbox now holds every completion there will ever be, one per frame.
+    const db = createDb(TEST_DATABASE_URL, world.schema, { max: 1 });
+    const written = await settledOutbox(db, requests).finally(() => db.destroy());
+    const completions = written.filter((e) => e.type === 'ocr.completed.v1' && e.data.uploadId === uploadId);
+    expect(completions.map((e) => e.data.frameIndex as number).sort((a, b) => a - b)).toEqual(Array.from({ length: FRAMES }, (_, i) => i));
+    // And the wire carried those, each seen before the checks below.
+    await eventually(() => completions.every((e) => world.completedIds.includes(e.id)), 10_000, 20);
 
     const mine = world.completed.map((c, i) => ({ c, id: world.completedIds[i]! })).filter((x) => x.c.uploadId === uploadId);
+    expect(new Set(mine.map((x) => x.id))).toEqual(new Set(completions.map((e) => e.id)));
     const byFrame = new Map<number, Set<string>>();
     for (const { c, id } of mine) byFrame.set(c.frameIndex, (byFrame.get(c.frameIndex) ?? new Set()).add(id));
     // Once per frame: a copy on the wire could only be the same outbox row sent again (same envelope id).

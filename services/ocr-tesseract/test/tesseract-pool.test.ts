@@ -50,9 +50,9 @@ describe('the Tesseract pool', () => {
     const pool = poolOf(tesseract, { lanes: 2, scratchDir });
     const texts = await Promise.all(images.map((image) => pool.read(image)));
     texts.forEach((tsv, i) => expect(textOf(tsv)).toBe(WORDS[i]));
-    // Later images, one at a time, are read by the same processes.
+    // Later images, one at a time (each sent once the last is read, so the processes wait idle for it), are read by
+    // the same processes.
     for (const image of images.slice(0, 3)) {
-      await new Promise((r) => setTimeout(r, 50));
       expect(textOf(await pool.read(image))).toBe(WORDS[images.indexOf(image)]);
     }
     expect(pool.counts).toEqual({ processes: 2, images: WORDS.length + 3 });

@@ -4,25 +4,33 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadDetailsOldResponseSchema, uploadDetailsResponseSchema } from '@frametext/contracts';
 import { makeChargerDemoVideo, seedDemo, STALE_CLAIM_MINUTES, type DemoVideoMaker } from '../src/domain/demo.js';
-import { detection, extracted, newUserId, ocr, sleep } from './fixtures.js';
+import type { RunningResults } from '../src/service.js';
+import { detection, extracted, newUserId, ocr } from './fixtures.js';
 import { eventually, startResults, type TestResults } from './helpers.js';
 
 const VIDEO_BYTES = Buffer.from('not really an mp4, frame extraction does not run in this test');
 let makerCalls = 0;
+let secondReplicaStarted!: () => void;
+/** Released once the second replica has started: until then the first is still making the demo video. */
+const secondReplicaUp = new Promise<void>((resolve) => (secondReplicaStarted = resolve));
 /** Stands in for the ffmpeg charger video: these tests check the seeding, not the video. */
 const fakeMaker: DemoVideoMaker = async ({ dir, seconds }) => {
   makerCalls += 1;
-  await sleep(200);
+  await secondReplicaUp;
   const path = join(dir, 'charger.mp4');
   await writeFile(path, VIDEO_BYTES);
   return { path, durationSeconds: seconds };
 };
 
 let svc: TestResults;
+let second: RunningResults;
 beforeAll(async () => {
   svc = await startResults({ DEMO_SEED: 'true', DEMO_VIDEO_SECONDS: '45' }, { makeDemoVideo: fakeMaker }, ['upload.completed.v1', 'upload.processed.v1']);
-  // A second replica starting at the same time must not seed again.
-  await svc.replica();
+  // A second replica starting while the first is seeding (it has claimed the demo and is making the video) must not
+  // seed again.
+  await eventually(() => makerCalls > 0);
+  second = await svc.replica();
+  secondReplicaStarted();
 });
 afterAll(async () => {
   await svc?.stop();
@@ -32,9 +40,11 @@ const demoCompleted = () => svc.published.filter((p) => p.type === 'upload.compl
 
 describe('the public demo', () => {
   it('is seeded once at start: the video stored where upload would put it, and upload.completed.v1 sent into the pipeline', async () => {
+    // Both seeding attempts are over: the second replica's stop waits for its own, and the first has written its event.
+    await second.stop();
     await eventually(() => demoCompleted().length > 0);
-    await sleep(800);
     expect(makerCalls).toBe(1);
+    expect((await svc.service.outbox()).filter((e) => e.type === 'upload.completed.v1' && e.data.uploadId === 'demo')).toHaveLength(1);
     expect(demoCompleted()).toHaveLength(1);
     expect(demoCompleted()[0]!.data).toMatchObject({
       uploadId: 'demo',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { timestampFromFrameName, uploadDetailsOldResponseSchema, uploadDetailsResponseSchema, uploadStatusResponseSchema } from '@frametext/contracts';
-import { completed, detection, extracted, newUploadId, newUserId, ocr, sleep } from './fixtures.js';
+import { completed, detection, extracted, newUploadId, newUserId, ocr } from './fixtures.js';
 import { eventually, startResults, type TestResults } from './helpers.js';
 
 let svc: TestResults;
@@ -13,6 +13,11 @@ afterAll(async () => {
 
 const status = async (id: string, userId: string) => (await svc.get(`/api/checkUploadStatus/${id}`, userId)).body?.data;
 const processedEvents = (id: string) => svc.published.filter((p) => p.type === 'upload.processed.v1' && p.data.uploadId === id);
+/**
+ * The upload.processed.v1 the service has written for `id`, published or not: once the messages in question are
+ * handled (their ids in the inbox), this is every one it will ever send for them.
+ */
+const processedWritten = async (id: string) => (await svc.service.outbox()).filter((e) => e.type === 'upload.processed.v1' && e.data.uploadId === id);
 
 describe('an upload going through the pipeline', () => {
   it('moves uploaded -> processing -> processed, counting each frame once, and publishes upload.processed.v1 once', async () => {
@@ -30,11 +35,10 @@ describe('an upload going through the pipeline', () => {
 
     await svc.publish('ocr.completed.v1', ocr(id, 0, [detection('Battery 81%', 0), detection('12.5 kW', 1)]));
     await eventually(async () => (await status(id, user))?.framesDone === 1);
-    // The same frame again (a redelivery after a worker crash carries a new message id): still one frame.
-    await svc.publish('ocr.completed.v1', ocr(id, 0, [detection('Battery 81%', 0), detection('12.5 kW', 1)]));
-    await svc.publish('ocr.completed.v1', ocr(id, 1, [detection('Battery 82%', 0), detection('12.7', 1), detection('kW', 1, 200)]));
-    await eventually(async () => (await status(id, user))?.framesDone === 2);
-    await sleep(300);
+    // The same frame again (a redelivery after a worker crash carries a new message id): still one frame, once both
+    // messages are handled.
+    await svc.deliver('ocr.completed.v1', ocr(id, 0, [detection('Battery 81%', 0), detection('12.5 kW', 1)]));
+    await svc.deliver('ocr.completed.v1', ocr(id, 1, [detection('Battery 82%', 0), detection('12.7', 1), detection('kW', 1, 200)]));
     expect(await status(id, user)).toMatchObject({ status: 'processing', framesDone: 2, framesTotal: 3 });
 
     await svc.publish('ocr.completed.v1', ocr(id, 2, [], 'The frame could not be read.'));
@@ -45,9 +49,9 @@ describe('an upload going through the pipeline', () => {
     // Frame 2 failed OCR: two frames processed for billing.
     expect(processedEvents(id)[0]!.data).toEqual({ uploadId: id, userId: user, framesProcessed: 2, engine: 'server' });
 
-    // A late redelivery after the finish changes nothing and publishes nothing.
-    await svc.publish('ocr.completed.v1', ocr(id, 1, [detection('changed', 0)]));
-    await sleep(800);
+    // A late redelivery after the finish changes nothing and publishes nothing: handled, it wrote no second event.
+    await svc.deliver('ocr.completed.v1', ocr(id, 1, [detection('changed', 0)]));
+    expect(await processedWritten(id)).toHaveLength(1);
     expect(processedEvents(id)).toHaveLength(1);
 
     const details = await svc.get(`/api/getUploadDetails/${id}?mode=numerical`, user);
@@ -114,14 +118,16 @@ describe('an upload going through the pipeline', () => {
   it('finishes once when the frames arrive together, duplicates included', async () => {
     const id = newUploadId();
     const user = newUserId();
-    await svc.publish('upload.completed.v1', completed(id, user, { maxFrames: 8 }));
-    await svc.publish('frames.extracted.v1', extracted(id, 8));
-    await Promise.all(
-      Array.from({ length: 16 }, (_, i) => svc.publish('ocr.completed.v1', ocr(id, i % 8, [detection(`frame ${i % 8}`, 0)]))),
-    );
-    await eventually(async () => (await status(id, user))?.status === 'processed');
-    await sleep(800);
-    expect(processedEvents(id)).toHaveLength(1);
+    const messages = [
+      await svc.publish('upload.completed.v1', completed(id, user, { maxFrames: 8 })),
+      await svc.publish('frames.extracted.v1', extracted(id, 8)),
+      ...(await Promise.all(Array.from({ length: 16 }, (_, i) => svc.publish('ocr.completed.v1', ocr(id, i % 8, [detection(`frame ${i % 8}`, 0)]))))),
+    ];
+    // Every message handled: whatever each wrote is in the outbox, and one finish wrote one event.
+    await Promise.all(messages.map((message) => svc.service.waitHandled(message)));
+    expect(await status(id, user)).toMatchObject({ status: 'processed' });
+    expect(await processedWritten(id)).toHaveLength(1);
+    await eventually(() => processedEvents(id).length === 1);
     expect(processedEvents(id)[0]!.data.framesProcessed).toBe(8);
     expect(await status(id, user)).toMatchObject({ framesDone: 8, framesTotal: 8 });
   });

@@ -1,6 +1,11 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { heartbeat } from '../src/domain/video-link.js';
+
+/** Resolves once `n` beats of a heartbeat of its own (every 1 ms, as the ones under test) have been written. */
+async function beats(n: number): Promise<void> {
+  let written = 0;
+  await heartbeat(async () => ++written < n, new AbortController().signal, 1);
+}
 
 /** A `record` whose writes each wait until the test lets them finish, answering `alive`. */
 function heldWrites(alive = true) {
@@ -26,8 +31,8 @@ describe("a video by link's heartbeat", () => {
     const first = started();
     const beating = heartbeat(record, fetchEnded.signal, 1);
     await first;
-    // Many beats' time passes while the first write hangs: no second write starts beside it.
-    await sleep(30);
+    // Many beats pass while the first write hangs: no second write starts beside it.
+    await beats(30);
     expect(writes.started).toBe(1);
     const second = started();
     writes.release.shift()!();
@@ -49,11 +54,11 @@ describe("a video by link's heartbeat", () => {
     });
     await first;
     fetchEnded.abort();
-    await sleep(0);
+    await beats(2);
     expect(ended).toBe(false);
     writes.release.shift()!();
     await expect(beating).resolves.toBe(false);
-    await sleep(10);
+    await beats(10);
     expect(writes.started).toBe(1);
   });
 

@@ -80,6 +80,38 @@ export interface ServiceUnderTest<C extends BaseConfig & { PORT: number }> {
   stop(): Promise<void>;
 }
 
+/** An event a service wrote to its outbox. */
+export interface WrittenEvent {
+  /** The envelope's id: the same on every copy the relay sends of it. */
+  id: string;
+  type: string;
+  data: Answer['body'];
+}
+
+/**
+ * Waits until the service whose schema `db` reads has handled every message of `messageIds` (their ids are in its
+ * inbox) and its relays have sent every event written so far (no outbox row is left unpublished), then answers its
+ * outbox, oldest first. From then on those messages cause nothing more: a redelivery finds them in the inbox, and
+ * whatever they caused is in the outbox and sent. A test that shows something happened once shows it by this state,
+ * not by waiting a while for a duplicate.
+ */
+export async function settledOutbox(db: Knex, messageIds: readonly string[], timeoutMs = 30_000): Promise<WrittenEvent[]> {
+  const wanted = [...new Set(messageIds)];
+  await eventually(
+    async () => {
+      const [handled] = await db('inbox').whereIn('message_id', wanted).count({ n: '*' });
+      if (Number(handled?.n) < wanted.length) return false;
+      const [unsent] = await db('outbox').whereNull('published_at').count({ n: '*' });
+      return Number(unsent?.n) === 0;
+    },
+    timeoutMs,
+    50,
+    `${wanted.length} messages handled and their events sent`,
+  );
+  const rows: { id: string; type: string; envelope: Envelope }[] = await db('outbox').select('id', 'type', 'envelope').orderBy('created_at');
+  return rows.map((r) => ({ id: r.id, type: r.type, data: r.envelope.data }));
+}
+
 /** What a test file's services run in: their settings and names, a store, a watcher and a publisher on their exchange. */
 export interface TestWorld<C extends BaseConfig> {
   config: C;

@@ -32,7 +32,8 @@ describe('kept work in the browser', () => {
     const id = newUpload();
     const { saver, states } = await saverFor(browserWorkStore('local', id, 'region'));
     saver.change({ selected: 0 });
-    await new Promise((r) => setTimeout(r, 60));
+    // Nothing waits to be saved: even saving what waits at once stores nothing.
+    await saver.flush();
     expect(await stored(id)).toBeUndefined();
     expect(saver.current.state).toBe('idle');
 
@@ -54,7 +55,7 @@ describe('kept work in the browser', () => {
     await writeBrowserWork(browserWorkKey('local', id, 'region'), id, 0, { selected: 1, boxes: [{ norm: { y: 0.2, x: 0.1 }, id: 0 }] });
     const { saver } = await saverFor(store);
     saver.change({ boxes: [{ id: 0, norm: { x: 0.1, y: 0.2 } }], selected: 1 });
-    await new Promise((r) => setTimeout(r, 60));
+    await saver.flush();
     expect(saver.current.state).toBe('saved');
     expect((await readBrowserWork(browserWorkKey('local', id, 'region')))?.revision).toBe(1);
   });
@@ -96,9 +97,10 @@ describe('kept work in the browser', () => {
     await b.saver.flush();
     expect(b.saver.current.state).toBe('stale');
     expect(await stored(id)).toEqual({ tab: 'a' });
-    // Further changes wait for the person's choice.
+    // Further changes wait for the person's choice: not even a flush (the page hidden) saves them.
     b.saver.change({ tab: 'b2' });
-    await new Promise((r) => setTimeout(r, 60));
+    await b.saver.flush();
+    expect(b.saver.current.state).toBe('stale');
     expect(await stored(id)).toEqual({ tab: 'a' });
     await b.saver.keepThisTab();
     expect(b.saver.current.state).toBe('saved');
