@@ -42,8 +42,24 @@ function assertSchemaName(schema: string): void {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name "${schema}"`);
 }
 
-/** Creates the database named in the URL if it does not exist (the first `npm start` on a machine). */
+/**
+ * Creates the database named in the URL if it does not exist (the first `npm start` on a machine). A database that
+ * exists is simply connected to: a service's own role (deploy/postgres/db-setup.sh) may connect to nothing else.
+ */
 export async function ensureDatabase(url: string): Promise<void> {
+  const probe = new pg.Client({ connectionString: url });
+  const connected = await probe.connect().then(
+    () => true,
+    (err: { code?: string }) => {
+      // 3D000: no such database, made below; anything else (a wrong password, no server) is the caller's to see.
+      if (err.code !== '3D000') throw err;
+      return false;
+    },
+  );
+  if (connected) {
+    await probe.end();
+    return;
+  }
   const target = new URL(url);
   const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
   if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`invalid database name "${name}"`);
@@ -87,7 +103,10 @@ export async function migrate(db: Knex, schema: string, migrations: Migration[])
   await lock.connect();
   try {
     await lock.query('select pg_advisory_lock($1, hashtext($2))', [MIGRATION_LOCK_CLASS, schema]);
-    await db.raw('create schema if not exists ??', [schema]);
+    // A deployment's setup (deploy/postgres/db-setup.sh) made the schema and gave it to the service's role, which may
+    // not create schemas: only a schema that is missing is created (a local install, a test's own schema).
+    const found = await db.raw('select 1 from pg_namespace where nspname = ?', [schema]);
+    if (found.rows.length === 0) await db.raw('create schema if not exists ??', [schema]);
     const config: Knex.MigratorConfig = {
       schemaName: schema,
       tableName: 'knex_migrations',
