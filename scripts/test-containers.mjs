@@ -111,6 +111,8 @@ function writeEnvFile() {
     PUBLIC_URL: BASE_URL,
     LOG_LEVEL: 'info',
     POSTGRES_PASSWORD: secret(),
+    // Each service's own Postgres role (docker-compose.yml, db-setup).
+    ...Object.fromEntries(SERVICES.filter((name) => name !== 'gateway').map((name) => [`POSTGRES_PASSWORD_${name.replace(/-/g, '_').toUpperCase()}`, secret()])),
     RABBITMQ_PASSWORD: secret(),
     S3_ACCESS_KEY: `it${randomBytes(8).toString('hex')}`,
     S3_SECRET_KEY: secret(),
@@ -178,12 +180,16 @@ function healthDriver() {
   };
 }
 
+/** The one-shot services of the stack (no health check): done once they exited with 0. */
+const ONE_SHOT = ['db-setup'];
+const finishedOneShot = (c) => ONE_SHOT.some((service) => c.name.includes(`_${service}_`)) && /^Exited \(0\)/.test(c.status);
+
 async function waitAllHealthy(timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   let waiting = [];
   while (Date.now() < deadline) {
     const all = projectContainers();
-    waiting = all.filter((c) => !/\(healthy\)/.test(c.status));
+    waiting = all.filter((c) => !/\(healthy\)/.test(c.status) && !finishedOneShot(c));
     if (all.length > 0 && waiting.length === 0) return all;
     await new Promise((r) => setTimeout(r, 2_000));
   }
@@ -322,6 +328,7 @@ async function main() {
       await stopDriver();
     }
   });
+  await stage('database roles: each service in its own schema', () => vitest('test/containers/database-roles.containers.ts'));
   await stage('integration suite', () => vitest('test/containers/suite.containers.ts'));
   await stage('three OCR workers share one upload', async () => {
     await threeOcrWorkers();

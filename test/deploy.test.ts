@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { SERVICE_REGISTRY, serviceUrlSetting } from '@frametext/contracts';
+import { MIGRATION_LOCK_CLASS } from '../packages/service-kit/src/db/index.js';
 import { LOCAL_IMAGES, LOCAL_VERSIONS } from '../scripts/lib/local-images.mjs';
 
 // Offline checks of the container files against the service registry: what an operator relies on when deploying.
@@ -18,7 +19,12 @@ const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 const APP_SERVICES = SERVICE_REGISTRY.map((s) => s.name);
 const PORT = Object.fromEntries(SERVICE_REGISTRY.map((s) => [s.name, s.port])) as Record<string, number>;
 const INFRA = ['postgres', 'rabbitmq', 'object-store'];
-const SECRETS = ['POSTGRES_PASSWORD', 'RABBITMQ_PASSWORD', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'STORAGE_SIGNING_SECRET', 'SERVICE_TOKEN_SECRET', 'JWT_KEY_PASSPHRASE'];
+/** The one-shot that makes each service's Postgres role (deploy/postgres/db-setup.sh) and exits. */
+const SETUP = 'db-setup';
+/** The services with a Postgres schema of their own (packages/service-kit's schemaName), and so a role. */
+const SCHEMA_OF = Object.fromEntries(APP_SERVICES.filter((n) => n !== 'gateway').map((n) => [n, n.replace(/-/g, '_')])) as Record<string, string>;
+const DB_PASSWORDS = Object.values(SCHEMA_OF).map((schema) => `POSTGRES_PASSWORD_${schema.toUpperCase()}`);
+const SECRETS = ['POSTGRES_PASSWORD', ...DB_PASSWORDS, 'RABBITMQ_PASSWORD', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'STORAGE_SIGNING_SECRET', 'SERVICE_TOKEN_SECRET', 'JWT_KEY_PASSPHRASE'];
 /** registry/name:version with at least major.minor, never `latest`. */
 const PINNED = /^([a-z0-9.-]+\/)*[a-z0-9-]+:v?\d+\.\d+(\.\d+)?(-[a-z0-9]+)?$/;
 
@@ -47,8 +53,8 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('runs every service of the registry, built from the one Dockerfile, plus postgres, rabbitmq and the object store', () => {
-    expect(Object.keys(services).sort()).toEqual([...INFRA, ...APP_SERVICES].sort());
+  it('runs every service of the registry, built from the one Dockerfile, plus postgres, rabbitmq, the object store and db-setup', () => {
+    expect(Object.keys(services).sort()).toEqual([...INFRA, SETUP, ...APP_SERVICES].sort());
     for (const name of APP_SERVICES) {
       expect(services[name]?.build?.dockerfile, name).toBe('deploy/Dockerfile');
       expect(services[name]?.build?.args?.SERVICE, name).toBe(name);
@@ -68,8 +74,8 @@ describe('docker-compose.yml', () => {
     expect(nodeImage).toMatch(/^node:24\.\d+\.\d+-[a-z]+-slim$/);
   });
 
-  it('restarts every container and stops the object store gracefully', () => {
-    for (const [name, s] of Object.entries(services)) expect(s.restart, name).toBe('unless-stopped');
+  it('restarts every container but the one-shot setup, and stops the object store gracefully', () => {
+    for (const [name, s] of Object.entries(services)) expect(s.restart, name).toBe(name === SETUP ? 'no' : 'unless-stopped');
     expect(services['object-store']!.stop_grace_period).toBeTruthy();
   });
 
@@ -94,14 +100,45 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('gives every container a health check and starts services only after healthy infrastructure', () => {
-    for (const [name, s] of Object.entries(services)) expect(s.healthcheck?.test, name).toBeTruthy();
+  it('gives every long-running container a health check and starts services only after healthy infrastructure', () => {
+    for (const [name, s] of Object.entries(services)) if (name !== SETUP) expect(s.healthcheck?.test, name).toBeTruthy();
     for (const name of APP_SERVICES.filter((n) => n !== 'gateway')) {
       for (const infra of INFRA) expect(services[name]?.depends_on?.[infra]?.condition, `${name} -> ${infra}`).toBe('service_healthy');
+      expect(services[name]?.depends_on?.[SETUP]?.condition, `${name} -> ${SETUP}`).toBe('service_completed_successfully');
       expect(services[name]?.environment?.DATABASE_URL, name).toMatch(/@postgres:5432\//);
       expect(services[name]?.environment?.STORAGE_DRIVER, name).toBe('s3');
       expect(services[name]?.environment?.S3_ENDPOINT, name).toBe('http://object-store:7480');
     }
+  });
+
+  // Least privilege: the admin password reaches the postgres container and the one-shot setup, no service.
+  it('gives each service a Postgres role and password of its own, made by db-setup with the admin password', () => {
+    const admin = /\$\{POSTGRES_PASSWORD[:}]/;
+    for (const [name, s] of Object.entries(services)) {
+      const env = JSON.stringify(s.environment ?? {});
+      expect(admin.test(env), `${name} gets the admin password`).toBe(['postgres', SETUP].includes(name));
+    }
+    const setup = services[SETUP]!;
+    expect(setup.image).toBe(services.postgres!.image);
+    expect(setup.entrypoint).toEqual(['/bin/bash', '/opt/frametext/db-setup.sh']);
+    expect(setup.volumes).toEqual(['./deploy/postgres:/opt/frametext:ro']);
+    expect(setup.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
+    expect(setup.environment).toMatchObject({ PGHOST: 'postgres', PGUSER: services.postgres!.environment.POSTGRES_USER, PGDATABASE: services.postgres!.environment.POSTGRES_DB });
+    expect(setup.environment.PGPASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
+    for (const [name, schema] of Object.entries(SCHEMA_OF)) {
+      const url = services[name]!.environment.DATABASE_URL as string;
+      expect(url, name).toMatch(new RegExp(`^postgres://frametext_${schema}:\\$\\{POSTGRES_PASSWORD_${schema.toUpperCase()}:\\?[^}]*\\}@postgres:5432/frametext$`));
+      expect(setup.environment[`DATABASE_URL_${schema.toUpperCase()}`], name).toBe(url);
+    }
+    expect(Object.keys(setup.environment).filter((k) => k.startsWith('DATABASE_URL_')).length).toBe(Object.keys(SCHEMA_OF).length);
+    expect(services.gateway!.environment.DATABASE_URL).toBeUndefined();
+  });
+
+  it("db-setup's script knows every schema and takes the services' migration lock", () => {
+    const script = read('deploy/postgres/db-setup.sh');
+    expect(spawnSync('bash', ['-n', path.join(root, 'deploy/postgres/db-setup.sh')]).status).toBe(0);
+    expect(/^SCHEMAS=\(([^)]*)\)$/m.exec(script)?.[1]?.split(' ')).toEqual(Object.values(SCHEMA_OF));
+    expect(Number(/^MIGRATION_LOCK_CLASS=(\d+)$/m.exec(script)?.[1])).toBe(MIGRATION_LOCK_CLASS);
   });
 
   it('gives RabbitMQ a memory limit and the absolute watermark of deploy/rabbitmq, half of it, and its queue metrics', () => {
@@ -128,14 +165,15 @@ describe('docker-compose.yml', () => {
 describe('docker-compose.local.yml', () => {
   const local = parse(read('docker-compose.local.yml')) as Doc;
 
-  it('changes only the images of the infrastructure, to the locally built ones', () => {
+  it('changes only the images of the infrastructure (and db-setup, the postgres image), to the locally built ones', () => {
     expect(Object.keys(local)).toEqual(['services']);
-    expect(Object.keys(local.services).sort()).toEqual([...INFRA].sort());
+    expect(Object.keys(local.services).sort()).toEqual([...INFRA, SETUP].sort());
     for (const [name, s] of Object.entries(local.services as Record<string, Doc>)) {
       expect(Object.keys(s), name).toEqual(['image']);
       expect(s.image, name).toMatch(/^localhost\/frametext-/);
     }
     expect(local.services.postgres.image).toBe(LOCAL_IMAGES.postgres);
+    expect(local.services[SETUP].image).toBe(LOCAL_IMAGES.postgres);
     expect(local.services.rabbitmq.image).toBe(LOCAL_IMAGES.rabbitmq);
     expect(local.services['object-store'].image).toBe(LOCAL_IMAGES.objectStore);
   });
