@@ -9,6 +9,7 @@ import * as keda from '@kubernetes-models/keda/keda.sh/v1alpha1';
 import * as core from 'kubernetes-models/v1';
 import * as apps from 'kubernetes-models/apps/v1';
 import * as autoscaling from 'kubernetes-models/autoscaling/v2';
+import * as batch from 'kubernetes-models/batch/v1';
 import * as networking from 'kubernetes-models/networking.k8s.io/v1';
 import * as policy from 'kubernetes-models/policy/v1';
 import { parseConfig } from '@frametext/service-kit';
@@ -53,6 +54,7 @@ const SCHEMAS: Record<string, Record<string, unknown>> = {
   v1: core,
   'apps/v1': apps,
   'autoscaling/v2': autoscaling,
+  'batch/v1': batch,
   'networking.k8s.io/v1': networking,
   'policy/v1': policy,
   'keda.sh/v1alpha1': keda,
@@ -70,22 +72,26 @@ const schemaProblems = (doc: Doc): string[] => {
   }
 };
 
-// Least privilege: which Secrets each pod is given (k8s/base/config.yaml lists the same).
-const BASE_SECRETS = ['frametext-service-token', 'frametext-database', 'frametext-broker'];
-const STORE_SECRETS = [...BASE_SECRETS, 'frametext-object-store'];
+// Least privilege: which Secrets each pod is given (k8s/base/config.yaml lists the same). Each service has a database
+// Secret of its own: its DATABASE_URL, with its own Postgres role and password.
+const dbSecret = (name: string) => `frametext-database-${name}`;
+const baseSecrets = (name: string) => ['frametext-service-token', dbSecret(name), 'frametext-broker'];
+const storeSecrets = (name: string) => [...baseSecrets(name), 'frametext-object-store'];
 const POD_SECRETS: Record<string, string[]> = {
   gateway: ['frametext-service-token'],
-  identity: [...BASE_SECRETS, 'frametext-identity'],
-  upload: STORE_SECRETS,
-  'frame-extraction': STORE_SECRETS,
-  'ocr-tesseract': STORE_SECRETS,
-  'ocr-cloud': [...STORE_SECRETS, 'frametext-ocr-cloud'],
-  billing: [...BASE_SECRETS, 'frametext-billing'],
-  results: STORE_SECRETS,
+  identity: [...baseSecrets('identity'), 'frametext-identity'],
+  upload: storeSecrets('upload'),
+  'frame-extraction': storeSecrets('frame-extraction'),
+  'ocr-tesseract': storeSecrets('ocr-tesseract'),
+  'ocr-cloud': [...storeSecrets('ocr-cloud'), 'frametext-ocr-cloud'],
+  billing: [...baseSecrets('billing'), 'frametext-billing'],
+  results: storeSecrets('results'),
   postgres: ['frametext-infrastructure'],
   rabbitmq: ['frametext-infrastructure'],
   'object-store': ['frametext-object-store'],
 };
+/** The services with a Postgres schema (packages/service-kit's schemaName), each owned by the role frametext_<schema>. */
+const SCHEMA_OF = Object.fromEntries(APP_SERVICES.filter((n) => n !== 'gateway').map((n) => [n, n.replace(/-/g, '_')])) as Record<string, string>;
 const SERVICE_CONFIGS = {
   gateway: gatewayConfigSchema,
   identity: identityConfigSchema,
@@ -261,7 +267,7 @@ describe.each(Object.keys(RENDERED))('%s', (dir) => {
       return most + Math.ceil(most / 4);
     };
     // Each process: its pool, and one connection that holds the migration lock at start (docs/operations.md).
-    const perReplica = (name: string) => (pods.secretsOf(name).some((r) => r.name === 'frametext-database') ? pods.podConfig(name).DB_POOL_MAX + 1 : 0);
+    const perReplica = (name: string) => (pods.secretsOf(name).some((r) => r.name === dbSecret(name)) ? pods.podConfig(name).DB_POOL_MAX + 1 : 0);
     expect(perReplica('gateway')).toBe(0);
     expect(perReplica('ocr-tesseract')).toBeLessThanOrEqual(4);
     expect(APP_SERVICES.reduce((sum, name) => sum + mostReplicas(name) * perReplica(name), 0)).toBeLessThanOrEqual(available);
@@ -440,6 +446,62 @@ describe('the base (k8s/base)', () => {
       expect(set, name).toBeDefined();
       expect(set!.spec.template.spec.containers[0].image, name).toBe(compose.services[name].image);
     }
+  });
+
+  // Least privilege in Postgres: the admin password (frametext-infrastructure) reaches the postgres pod and the Job
+  // that makes the services' roles, never a service.
+  it('gives no service the Postgres admin credentials, and each service a database URL with its own role', () => {
+    const adminPassword = find('Secret', 'frametext-infrastructure')!.stringData.POSTGRES_PASSWORD as string;
+    const passwords = new Set<string>();
+    for (const name of APP_SERVICES) {
+      expect(secretsOf(name).map((r) => r.name), name).not.toContain('frametext-infrastructure');
+      const env = podEnv(name);
+      expect(Object.entries(env).filter(([, v]) => v.includes(adminPassword)), name).toEqual([]);
+      expect(env.POSTGRES_PASSWORD, name).toBeUndefined();
+      const databaseSecrets = secretsOf(name).filter((r) => r.name.startsWith('frametext-database'));
+      if (name === 'gateway') {
+        expect(databaseSecrets, name).toEqual([]);
+        expect(env.DATABASE_URL, name).toBeUndefined();
+        continue;
+      }
+      expect(databaseSecrets.map((r) => r.name), name).toEqual([dbSecret(name)]);
+      const url = new URL(env.DATABASE_URL!);
+      expect(url.username, name).toBe(`frametext_${SCHEMA_OF[name]}`);
+      expect(url.username, name).not.toBe('frametext');
+      expect(`${url.host}${url.pathname}`, name).toBe('postgres:5432/frametext');
+      passwords.add(url.password);
+    }
+    expect(passwords.size, 'a password per service').toBe(Object.keys(SCHEMA_OF).length);
+  });
+
+  it("makes the services' roles in a Job with the admin password and each service's URL, which may reach Postgres only", () => {
+    const job = find('Job', 'db-setup')!;
+    const pod = job.spec.template.spec;
+    const [container] = pod.containers as Doc[];
+    expect(container!.image).toBe(compose.services.postgres.image);
+    expect(container!.command).toEqual(['/bin/bash', '/opt/frametext/db-setup.sh']);
+    const env = Object.fromEntries((container!.env as Doc[]).map((e) => [e.name, e.value ?? e.valueFrom.secretKeyRef]));
+    expect(env.PGPASSWORD).toEqual({ name: 'frametext-infrastructure', key: 'POSTGRES_PASSWORD' });
+    const postgresEnv = Object.fromEntries((podOf('postgres').containers[0].env as Doc[]).map((e) => [e.name, e.value]));
+    expect(env).toMatchObject({ PGHOST: 'postgres', PGPORT: '5432', PGUSER: postgresEnv.POSTGRES_USER, PGDATABASE: postgresEnv.POSTGRES_DB });
+    for (const [name, schema] of Object.entries(SCHEMA_OF)) expect(env[`DATABASE_URL_${schema.toUpperCase()}`], name).toEqual({ name: dbSecret(name), key: 'DATABASE_URL' });
+    expect(pod.securityContext.runAsNonRoot).toBe(true);
+    expect(container!.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true });
+    expect(pod.automountServiceAccountToken).toBe(false);
+    // A Job cannot be changed in place: it removes itself, so the next apply runs it again.
+    expect(job.spec.ttlSecondsAfterFinished).toBeGreaterThan(0);
+    const script = base.find((d) => d.kind === 'ConfigMap' && d.metadata.name.startsWith('frametext-db-setup-'));
+    expect(script?.data['db-setup.sh']).toBe(read('deploy/postgres/db-setup.sh'));
+    expect((pod.volumes as Doc[]).find((v) => v.name === 'script')?.configMap.name).toBe(script?.metadata.name);
+    // Its pod is let out to Postgres, and Postgres lets it in; nothing else.
+    const label = job.spec.template.metadata.labels['app.kubernetes.io/name'];
+    const egress = base.filter((d) => d.kind === 'NetworkPolicy' && d.spec.policyTypes.includes('Egress') && d.spec.podSelector.matchLabels?.['app.kubernetes.io/name'] === label);
+    expect(egress.flatMap((p) => p.spec.egress)).toEqual([{ to: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'postgres' } } }], ports: [{ port: 5432 }] }]);
+    expect(find('NetworkPolicy', 'database-from-setup')!.spec).toEqual({
+      podSelector: { matchLabels: { 'app.kubernetes.io/name': 'postgres' } },
+      policyTypes: ['Ingress'],
+      ingress: [{ from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': label } } }], ports: [{ port: 5432 }] }],
+    });
   });
 
   it("starts the object store with the compose script (kustomize's copy of it)", () => {
