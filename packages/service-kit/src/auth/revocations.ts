@@ -3,6 +3,7 @@ import type { Logger } from '../logging/logger.js';
 import type { WorkloadCredentials } from './workload.js';
 import { unsampledTraceHeaders } from '../tracing/tracing.js';
 import { errorText } from '../errors/index.js';
+import { repeat, type RepeatedTask } from '../jobs/repeat.js';
 
 /** identity's route that lists the sessions ended (log-out, password reset) while their access tokens may still live. */
 export const REVOCATIONS_PATH = '/internal/revocations';
@@ -27,7 +28,7 @@ export function httpRevocationSource(url: string, credentials: WorkloadCredentia
 export class RevokedSessions {
   private sessions = new Set<string>();
   private loadedAt: number | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private polls: RepeatedTask | undefined;
   private polling: Promise<void> | undefined;
   private failures = 0;
 
@@ -47,15 +48,14 @@ export class RevokedSessions {
 
   /** Loads once now (without waiting for success) and then every interval. */
   start(): void {
-    if (this.timer) return;
-    void this.refresh();
-    this.timer = setInterval(() => void this.refresh(), this.intervalMs);
-    this.timer.unref();
+    this.polls ??= repeat(() => this.refresh(), { everyMs: this.intervalMs, atStart: true });
   }
 
+  /** Polls no more; answers once the poll in progress, if any, has ended. */
   async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
+    const polls = this.polls;
+    this.polls = undefined;
+    await polls?.stop();
     await this.polling;
   }
 

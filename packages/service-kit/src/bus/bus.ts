@@ -56,7 +56,7 @@ export function createBus(opts: BusOptions): Bus {
       }
     },
     onReady() {
-      relay?.kick();
+      void relay?.kick();
     },
   });
 

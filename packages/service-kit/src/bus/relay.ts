@@ -4,6 +4,7 @@ import type { Logger } from '../logging/logger.js';
 import { watchOutboxWrites } from './outbox.js';
 import type { TraceCarrier } from '../tracing/tracing.js';
 import { errorText } from '../errors/index.js';
+import { repeat, type RepeatedTask } from '../jobs/repeat.js';
 
 export interface OutboxRelayOptions {
   db: Knex;
@@ -32,9 +33,10 @@ interface OutboxRow {
 export class OutboxRelay {
   private readonly batchSize: number;
   private chain: Promise<unknown> = Promise.resolve();
-  private kicked = false;
+  /** The pass asked for and not started yet, which further kicks join. */
+  private kicked: Promise<void> | undefined;
   private stopped = false;
-  private timer: NodeJS.Timeout | undefined;
+  private sweep: RepeatedTask | undefined;
   private unwatch: (() => void) | undefined;
 
   constructor(private readonly opts: OutboxRelayOptions) {
@@ -42,10 +44,9 @@ export class OutboxRelay {
   }
 
   async start(): Promise<void> {
-    this.timer = setInterval(() => this.kick(), this.opts.sweepMs);
-    this.timer.unref();
-    this.unwatch = watchOutboxWrites(() => this.kick());
-    this.kick();
+    this.unwatch = watchOutboxWrites(() => void this.kick());
+    // A pass now, then the sweep: one every sweepMs, each waiting for the one before.
+    this.sweep = repeat(() => this.kick(), { everyMs: this.opts.sweepMs, atStart: true });
   }
 
   /** Runs one pass now, after any pass in progress; returns how many rows it published. */
@@ -53,20 +54,25 @@ export class OutboxRelay {
     return this.exclusive(() => this.pass());
   }
 
-  /** Asks for a pass soon; many kicks while one is pending make one pass. */
-  kick(): void {
-    if (this.kicked || this.stopped || !this.opts.isConnected()) return;
-    this.kicked = true;
-    this.exclusive(() => {
-      this.kicked = false;
+  /**
+   * Asks for a pass soon; many kicks while one is pending make one pass. Answers once that pass has ended (never
+   * rejects: a failed pass is logged, and the sweep tries again).
+   */
+  kick(): Promise<void> {
+    if (this.stopped || !this.opts.isConnected()) return Promise.resolve();
+    return (this.kicked ??= this.exclusive(() => {
+      this.kicked = undefined;
       return this.stopped || !this.opts.isConnected() ? Promise.resolve(0) : this.pass();
-    }).catch((err: unknown) => this.opts.logger.warn({ err: errorText(err) }, 'outbox relay pass failed; the sweep will retry'));
+    }).then(
+      () => undefined,
+      (err: unknown) => this.opts.logger.warn({ err: errorText(err) }, 'outbox relay pass failed; the sweep will retry'),
+    ));
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
     this.unwatch?.();
+    await this.sweep?.stop();
     await this.chain.catch(() => undefined);
   }
 

@@ -1,5 +1,6 @@
 import type { Logger } from '../logging/logger.js';
 import type { ServiceMetrics } from '../metrics/definitions.js';
+import { repeat, type RepeatedTask } from './repeat.js';
 
 /** Work a service runs again and again (sweeps, pruning, deliveries), declared to the kit with `deps.schedule`. */
 export interface ScheduledJob {
@@ -20,12 +21,12 @@ export interface JobHandle {
 }
 
 /**
- * Runs a service's jobs. A run still going when the next is due is not started twice; a failure is logged and
- * counted, and the next run tries again. Every replica runs its own: a job must lock what it takes (FOR UPDATE SKIP
- * LOCKED). `stop()` runs no more and waits for the runs in progress.
+ * Runs a service's jobs, each repeated by the kit's `repeat`. A run still going when the next is due is not started
+ * twice; a failure is logged and counted, and the next run tries again. Every replica runs its own: a job must lock
+ * what it takes (FOR UPDATE SKIP LOCKED). `stop()` runs no more and waits for the runs in progress.
  */
 export class JobScheduler {
-  private readonly stops: (() => Promise<void>)[] = [];
+  private readonly tasks: RepeatedTask[] = [];
   private stopped = false;
 
   constructor(
@@ -34,35 +35,19 @@ export class JobScheduler {
   ) {}
 
   schedule(job: ScheduledJob): JobHandle {
-    let current: Promise<void> | undefined;
-    let timer: NodeJS.Timeout | undefined;
-    const run = (): Promise<void> => {
-      if (this.stopped) return current ?? Promise.resolve();
-      current ??= this.runOnce(job).finally(() => {
-        current = undefined;
-      });
-      return current;
-    };
-    const next = (delayMs: number) => {
-      if (this.stopped) return;
-      timer = setTimeout(() => {
-        void run();
-        next(job.everyMs);
-      }, delayMs);
-      timer.unref();
-    };
-    if (job.atStart) void run();
-    next(job.atStart ? job.everyMs : job.everyMs * (1 + Math.random() / 4));
-    this.stops.push(async () => {
-      clearTimeout(timer);
-      await current;
+    if (this.stopped) return { run: () => Promise.resolve() };
+    const task = repeat(() => this.runOnce(job), {
+      everyMs: job.everyMs,
+      atStart: job.atStart,
+      firstAfterMs: job.atStart ? job.everyMs : job.everyMs * (1 + Math.random() / 4),
     });
-    return { run };
+    this.tasks.push(task);
+    return { run: () => task.run() };
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    await Promise.all(this.stops.map((stop) => stop()));
+    await Promise.all(this.tasks.map((task) => task.stop()));
   }
 
   private async runOnce(job: ScheduledJob): Promise<void> {
