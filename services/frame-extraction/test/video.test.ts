@@ -84,6 +84,30 @@ describe('video frames at an interval', () => {
     expect(out.ocr).toHaveLength(2);
   });
 
+  it('decodes a longer video in ranges side by side, one per core, and hands the same frames on in time order', async () => {
+    const [one, three] = await Promise.all([startHarness({ WORKER_THREADS: '1' }), startHarness({ WORKER_THREADS: '3' })]);
+    try {
+      const run = async (harness: Harness) => {
+        const uploadId = crypto.randomUUID();
+        const key = `uploads/${uploadId}/source/video.mp4`;
+        await harness.putFile(key, charger.path);
+        await harness.publishUpload({ kind: 'video', objectKeys: [key], uploadId, intervalSeconds: 0.4 });
+        const out = await harness.outcome(uploadId);
+        const frames = await Promise.all(out.extracted!.frames.map((f) => harness.storage.getBuffer(f.objectKey)));
+        return { out, frames };
+      };
+      const [whole, ranged] = [await run(one), await run(three)];
+      const times = Array.from({ length: 50 }, (_, i) => i * 400);
+      expect(ranged.out.extracted!.frames.map((f) => f.timestampMs)).toEqual(times);
+      expect(ranged.out.ocr.map((o) => [o.data.frameIndex, o.data.timestampMs])).toEqual(times.map((t, i) => [i, t]));
+      expect(ranged.out.order.at(-1)).toBe('frames.extracted.v1');
+      // Three ffmpeg runs from three starting points store the very pictures one run from the start stores.
+      expect(ranged.frames.map((f, i) => f.equals(whole.frames[i]!))).toEqual(Array(50).fill(true));
+    } finally {
+      await Promise.all([one.stop(), three.stop()]);
+    }
+  }, 120_000);
+
   it("trusts ffprobe over the client's duration", async () => {
     const uploadId = await uploadVideo(charger.path, { intervalSeconds: 5, durationSeconds: 60 });
     const out = await h.outcome(uploadId);

@@ -44,3 +44,43 @@ export function intervalSampling(intervalSeconds: number): { inputOptions: strin
     videoFilter: `select='${first}',setpts='${slot('T')}*${intervalSeconds}/TB',tpad=stop_mode=clone:stop_duration=${intervalSeconds},${fps}`,
   };
 }
+
+/** Consecutive slots that one ffmpeg run takes: `first` up to `first + count - 1`. */
+export interface SlotRange {
+  first: number;
+  count: number;
+}
+
+/** Slots a range holds at least: each run seeks to its start, which costs up to a keyframe interval of decoding. */
+export const MIN_RANGE_SLOTS = 16;
+
+/**
+ * The slots cut into at most `runs` consecutive ranges of near-equal size, each decoded by an ffmpeg run of its own
+ * side by side: one run's decoding uses about one core, whatever its threads.
+ */
+export function slotRanges(slots: number, runs: number): SlotRange[] {
+  const n = Math.max(1, Math.min(runs, Math.floor(slots / MIN_RANGE_SLOTS)));
+  const ranges: SlotRange[] = [];
+  for (let i = 0, first = 0; i < n; i++) {
+    const count = Math.floor(slots / n) + (i < slots % n ? 1 : 0);
+    ranges.push({ first, count });
+    first += count;
+  }
+  return ranges;
+}
+
+/**
+ * intervalSampling for a run that starts at the slot beginning at `startMs`: it decodes from the keyframe before
+ * that time (without dropping what precedes the time: a slot with no picture of its own shows an earlier one),
+ * keeps the stream's timestamps, from zero as a run from the start sees them, so the same pictures fall in the same
+ * slots, and drops the slots before its own.
+ */
+export function rangeSampling(intervalSeconds: number, startMs: number): { inputOptions: string[]; videoFilter: string } {
+  const whole = intervalSampling(intervalSeconds);
+  if (startMs === 0) return whole;
+  const firstSlot = (startMs / 1000 - intervalSeconds / 2).toFixed(6);
+  return {
+    inputOptions: [...whole.inputOptions, '-noaccurate_seek', '-ss', (startMs / 1000).toFixed(6), '-copyts', '-start_at_zero'],
+    videoFilter: `${whole.videoFilter},trim=start=${firstSlot}`,
+  };
+}

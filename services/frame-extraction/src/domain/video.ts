@@ -7,7 +7,7 @@ import { imageLimits, mapLimit, type ExtractionContext } from './context.js';
 import { encodeRawFrame, greySample } from './frame-images.js';
 import type { FrameSink } from './frame-sink.js';
 import { MediaError } from './media-error.js';
-import { chooseSamplingMethod, intervalSampling, sampleTimestampsMs } from './sampling.js';
+import { chooseSamplingMethod, intervalSampling, rangeSampling, sampleTimestampsMs, slotRanges, type SlotRange } from './sampling.js';
 import { SlideDetector } from './slide-diff.js';
 import type { StoredFrame } from './stored-frame.js';
 
@@ -96,9 +96,63 @@ async function atInterval(ctx: ExtractionContext, path: string, durationSeconds:
     for (const frame of stored) if (frame) await sink.add(frame);
     return;
   }
-  for await (const frame of decodeFrames({ path, ...intervalSampling(req.intervalSeconds), maxFrames: times.length, ...run })) {
-    await sink.add(await store(frame, times[sink.frames.length]!));
-    if (sink.frames.length === times.length) break;
+  const ranges = slotRanges(times.length, run.threads);
+  const threads = Math.max(1, Math.floor(run.threads / ranges.length));
+  const inOrder = new InOrder(ranges.length, (frame) => sink.add(frame));
+  let failed = false;
+  const decodeRange = async ({ first, count }: SlotRange, index: number) => {
+    try {
+      let taken = 0;
+      for await (const frame of decodeFrames({ path, ...rangeSampling(req.intervalSeconds, times[first]!), maxFrames: count, timeoutMs: run.timeoutMs, threads })) {
+        if (failed) break;
+        await inOrder.add(index, await store(frame, times[first + taken]!));
+        if (++taken === count) break;
+      }
+      await inOrder.end(index);
+    } catch (err) {
+      failed = true;
+      throw err;
+    }
+  };
+  const outcomes = await Promise.allSettled(ranges.map(decodeRange));
+  const failure = outcomes.find((o) => o.status === 'rejected');
+  if (failure) throw failure.reason;
+}
+
+/**
+ * Hands on the frames of ranges decoded side by side in the ranges' order: a range's frames go on as they come
+ * while the ranges before it have ended, and wait for them otherwise.
+ */
+class InOrder {
+  private readonly held: StoredFrame[][];
+  private readonly ended: boolean[];
+  private turn = 0;
+  private handing = Promise.resolve();
+
+  constructor(ranges: number, private readonly handOn: (frame: StoredFrame) => Promise<void>) {
+    this.held = Array.from({ length: ranges }, () => []);
+    this.ended = new Array<boolean>(ranges).fill(false);
+  }
+
+  add(range: number, frame: StoredFrame): Promise<void> {
+    this.held[range]!.push(frame);
+    return this.handReady();
+  }
+
+  end(range: number): Promise<void> {
+    this.ended[range] = true;
+    return this.handReady();
+  }
+
+  private handReady(): Promise<void> {
+    this.handing = this.handing.then(async () => {
+      for (; this.turn < this.held.length; this.turn++) {
+        const frames = this.held[this.turn]!;
+        while (frames.length > 0) await this.handOn(frames.shift()!);
+        if (!this.ended[this.turn]) return;
+      }
+    });
+    return this.handing;
   }
 }
 
