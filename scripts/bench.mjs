@@ -63,7 +63,7 @@ if (!only || only === 'cjk') {
 
 if (!only || only === 'scale') {
   const { benchScale, printScale } = await import('../bench/scale.mjs');
-  log('scale: one 240-frame upload with one OCR worker, then two (about three minutes)...');
+  log('scale: charger (240 frames) and telemetry (90) with 1 and 2 OCR workers, then two uploads at once with 1 and 2 frame-extraction processes...');
   printScale(await benchScale());
 }
 
