@@ -6,7 +6,7 @@ import { ConsumerRunner } from './consumer.js';
 import { publishConfirmed } from './publisher.js';
 import { queueStats } from './queue-probe.js';
 import { OutboxRelay } from './relay.js';
-import { declareExchange, declareServiceQueues, urgentQueueName } from './topology.js';
+import { declareExchange, declareServiceQueues, requeueExchangeName, urgentQueueName } from './topology.js';
 import type { Bus, BusOptions, Consumer } from './types.js';
 import type { TraceCarrier } from '../tracing/tracing.js';
 
@@ -86,7 +86,7 @@ export function createBus(opts: BusOptions): Bus {
             tracer: opts.tracer,
             retryDelayMs: opts.retryDelayMs,
             consumers: of,
-            sendToQueue: (target, content, options) => publishConfirmed(link, publishTimeoutMs, '', target, content, options),
+            sendToQueue: (target, content, options) => publishConfirmed(link, publishTimeoutMs, requeueExchangeName(queue), target, content, options),
           }),
         });
         const work = consumers.filter((c) => !c.urgent);

@@ -40,6 +40,15 @@ export function allQueueNames(service: string, policy: RetryPolicy): string[] {
   });
 }
 
+/**
+ * The direct exchange through which a queue family's own messages move between its queues: retries, dead letters and
+ * the broker's dead-lettering, each routed by the target queue's name. With it a service never needs the default
+ * exchange, which would let it put messages in any queue (see docs/security.md, The broker).
+ */
+export function requeueExchangeName(service: string): string {
+  return `${service}.requeue`;
+}
+
 /** Where messages that no queue is bound for end up (for example, published before their consumer first started). */
 export function unroutedName(exchange: string): string {
   return `${exchange}.unrouted`;
@@ -115,20 +124,27 @@ export async function declareExchange(d: Declaring, exchange: string): Promise<D
 
 /**
  * Declares `<service>` bound by each pattern; for each retry delay, `<service>.retry.<delay>ms`, whose messages all
- * wait that long (the queue's own TTL) and then go back to `<service>` through the default exchange, so a long wait
- * never holds back a shorter one behind it; and `<service>.dlq`. Declaring is idempotent, so it runs again after every
- * reconnect; a changed delay makes new queues (the old ones empty themselves into `<service>` as their messages expire).
- * A quorum `<service>` dead-letters to `<service>.dlq` past deliveryBackstop.
+ * wait that long (the queue's own TTL) and then go back to `<service>`, so a long wait never holds back a shorter one
+ * behind it; and `<service>.dlq`. Each is also bound by its own name to `<service>.requeue` (requeueExchangeName),
+ * which carries every move between them. Declaring is idempotent, so it runs again after every reconnect; a changed
+ * delay makes new queues (the old ones empty themselves into `<service>` as their messages expire). A quorum
+ * `<service>` dead-letters to `<service>.dlq` past deliveryBackstop.
  */
 export async function declareServiceQueues(d: Declaring, exchange: string, service: string, bindings: string[], policy: RetryPolicy): Promise<Declared> {
   const declared: Declared = { kept: [] };
   const q = queueNames(service);
-  await declareQueue(d, q.dlq, {}, declared);
-  const backstop = { 'x-delivery-limit': deliveryBackstop(d.queues.maxInterruptions), 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': q.dlq };
-  await declareQueue(d, q.main, d.queues.type === 'quorum' ? backstop : {}, declared);
+  const requeue = requeueExchangeName(service);
+  await d.channel.assertExchange(requeue, 'direct', { durable: true });
+  const toQueue = async (name: string, args: Record<string, unknown>) => {
+    await declareQueue(d, name, args, declared);
+    await d.channel.bindQueue(name, requeue, name);
+  };
+  await toQueue(q.dlq, {});
+  const backstop = { 'x-delivery-limit': deliveryBackstop(d.queues.maxInterruptions), 'x-dead-letter-exchange': requeue, 'x-dead-letter-routing-key': q.dlq };
+  await toQueue(q.main, d.queues.type === 'quorum' ? backstop : {});
   for (const pattern of new Set(bindings)) await d.channel.bindQueue(q.main, exchange, pattern);
   for (const delay of retryDelays(policy)) {
-    await declareQueue(d, retryQueueName(service, delay), { 'x-message-ttl': delay, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': q.main }, declared);
+    await toQueue(retryQueueName(service, delay), { 'x-message-ttl': delay, 'x-dead-letter-exchange': requeue, 'x-dead-letter-routing-key': q.main });
   }
   return declared;
 }
