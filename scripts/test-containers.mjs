@@ -114,6 +114,8 @@ function writeEnvFile() {
     // Each service's own Postgres role (docker-compose.yml, db-setup).
     ...Object.fromEntries(SERVICES.filter((name) => name !== 'gateway').map((name) => [`POSTGRES_PASSWORD_${name.replace(/-/g, '_').toUpperCase()}`, secret()])),
     RABBITMQ_PASSWORD: secret(),
+    // Each service's own broker user (docker-compose.yml, deploy/rabbitmq/broker-users.sh).
+    ...Object.fromEntries(SERVICES.filter((name) => name !== 'gateway').map((name) => [`RABBITMQ_PASSWORD_${name.replace(/-/g, '_').toUpperCase()}`, secret()])),
     S3_ACCESS_KEY: `it${randomBytes(8).toString('hex')}`,
     S3_SECRET_KEY: secret(),
     STORAGE_SIGNING_SECRET: secret(),
@@ -329,6 +331,7 @@ async function main() {
     }
   });
   await stage('database roles: each service in its own schema', () => vitest('test/containers/database-roles.containers.ts'));
+  await stage('broker users: each service on its own queues and events', () => vitest('test/containers/broker-users.containers.ts'));
   await stage('integration suite', () => vitest('test/containers/suite.containers.ts'));
   await stage('three OCR workers share one upload', async () => {
     await threeOcrWorkers();

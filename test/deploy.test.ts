@@ -24,7 +24,8 @@ const SETUP = 'db-setup';
 /** The services with a Postgres schema of their own (packages/service-kit's schemaName), and so a role. */
 const SCHEMA_OF = Object.fromEntries(APP_SERVICES.filter((n) => n !== 'gateway').map((n) => [n, n.replace(/-/g, '_')])) as Record<string, string>;
 const DB_PASSWORDS = Object.values(SCHEMA_OF).map((schema) => `POSTGRES_PASSWORD_${schema.toUpperCase()}`);
-const SECRETS = ['POSTGRES_PASSWORD', ...DB_PASSWORDS, 'RABBITMQ_PASSWORD', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'STORAGE_SIGNING_SECRET', 'SERVICE_TOKEN_SECRET', 'JWT_KEY_PASSPHRASE'];
+const BROKER_PASSWORDS = Object.keys(SCHEMA_OF).map((name) => `RABBITMQ_PASSWORD_${name.replace(/-/g, '_').toUpperCase()}`);
+const SECRETS = ['POSTGRES_PASSWORD', ...DB_PASSWORDS, 'RABBITMQ_PASSWORD', ...BROKER_PASSWORDS, 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'STORAGE_SIGNING_SECRET', 'SERVICE_TOKEN_SECRET', 'JWT_KEY_PASSPHRASE'];
 /** registry/name:version with at least major.minor, never `latest`. */
 const PINNED = /^([a-z0-9.-]+\/)*[a-z0-9-]+:v?\d+\.\d+(\.\d+)?(-[a-z0-9]+)?$/;
 
@@ -132,6 +133,28 @@ describe('docker-compose.yml', () => {
     }
     expect(Object.keys(setup.environment).filter((k) => k.startsWith('DATABASE_URL_')).length).toBe(Object.keys(SCHEMA_OF).length);
     expect(services.gateway!.environment.DATABASE_URL).toBeUndefined();
+  });
+
+  // The broker's admin password reaches the broker alone; each service logs in as its own user.
+  it('gives each service a broker user and password of its own, which the broker makes at start', () => {
+    const admin = /\$\{RABBITMQ_PASSWORD[:}]/;
+    for (const [name, s] of Object.entries(services)) {
+      expect(admin.test(JSON.stringify(s.environment ?? {})), `${name} gets the broker admin password`).toBe(name === 'rabbitmq');
+    }
+    const rabbit = services.rabbitmq!;
+    expect(rabbit.entrypoint).toEqual(['/bin/bash', '/opt/frametext/broker-users.sh', 'docker-entrypoint.sh']);
+    expect(rabbit.command).toEqual(['rabbitmq-server']);
+    expect(rabbit.volumes).toContain('./deploy/rabbitmq:/opt/frametext:ro');
+    for (const name of Object.keys(SCHEMA_OF)) {
+      const setting = name.replace(/-/g, '_').toUpperCase();
+      const url = services[name]!.environment.RABBITMQ_URL as string;
+      expect(url, name).toMatch(new RegExp(`^amqp://frametext-${name}:\\$\\{RABBITMQ_PASSWORD_${setting}:\\?[^}]*\\}@rabbitmq:5672$`));
+      expect(rabbit.environment[`RABBITMQ_URL_${setting}`], name).toBe(url);
+    }
+    expect(services.gateway!.environment.RABBITMQ_URL).toBeUndefined();
+    expect(read('deploy/rabbitmq/90-frametext.conf')).toMatch(/^load_definitions = \/etc\/rabbitmq\/definitions\/frametext\.json$/m);
+    // The local stand-in answers to the official image's entrypoint and command.
+    expect(read('deploy/local/rabbitmq.Containerfile')).toMatch(/^ENTRYPOINT \["docker-entrypoint\.sh"\]\nCMD \["rabbitmq-server"\]$/m);
   });
 
   it("db-setup's script knows every schema and takes the services' migration lock", () => {

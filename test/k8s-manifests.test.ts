@@ -75,7 +75,8 @@ const schemaProblems = (doc: Doc): string[] => {
 // Least privilege: which Secrets each pod is given (k8s/base/config.yaml lists the same). Each service has a database
 // Secret of its own: its DATABASE_URL, with its own Postgres role and password.
 const dbSecret = (name: string) => `frametext-database-${name}`;
-const baseSecrets = (name: string) => ['frametext-service-token', dbSecret(name), 'frametext-broker'];
+const brokerSecret = (name: string) => `frametext-broker-${name}`;
+const baseSecrets = (name: string) => ['frametext-service-token', dbSecret(name), brokerSecret(name)];
 const storeSecrets = (name: string) => [...baseSecrets(name), 'frametext-object-store'];
 const POD_SECRETS: Record<string, string[]> = {
   gateway: ['frametext-service-token'],
@@ -87,7 +88,8 @@ const POD_SECRETS: Record<string, string[]> = {
   billing: [...baseSecrets('billing'), 'frametext-billing'],
   results: storeSecrets('results'),
   postgres: ['frametext-infrastructure'],
-  rabbitmq: ['frametext-infrastructure'],
+  // Its init container writes each service's broker user from that service's URL.
+  rabbitmq: ['frametext-infrastructure', ...APP_SERVICES.filter((n) => n !== 'gateway').map(brokerSecret)],
   'object-store': ['frametext-object-store'],
 };
 /** The services with a Postgres schema (packages/service-kit's schemaName), each owned by the role frametext_<schema>. */
@@ -111,7 +113,7 @@ const podsOf = (docs: Doc[]) => {
   const secretsOf = (name: string) => {
     const pod = podOf(name);
     const refs: { name: string; optional: boolean }[] = [];
-    for (const c of pod.containers as Doc[]) {
+    for (const c of [...(pod.initContainers ?? []), ...pod.containers] as Doc[]) {
       for (const from of (c.envFrom ?? []) as Doc[]) if (from.secretRef) refs.push({ name: from.secretRef.name, optional: Boolean(from.secretRef.optional) });
       for (const e of (c.env ?? []) as Doc[]) if (e.valueFrom?.secretKeyRef) refs.push({ name: e.valueFrom.secretKeyRef.name, optional: Boolean(e.valueFrom.secretKeyRef.optional) });
     }
@@ -472,6 +474,42 @@ describe('the base (k8s/base)', () => {
       passwords.add(url.password);
     }
     expect(passwords.size, 'a password per service').toBe(Object.keys(SCHEMA_OF).length);
+  });
+
+  // Least privilege in RabbitMQ: the admin password reaches the broker alone; each service logs in as its own user,
+  // which the broker's init container writes from the service's URL before the broker starts.
+  it('gives each service a broker user of its own, written before the broker starts from its Secret', () => {
+    const adminPassword = find('Secret', 'frametext-infrastructure')!.stringData.RABBITMQ_DEFAULT_PASS as string;
+    const users = new Set<string>();
+    for (const name of APP_SERVICES) {
+      const env = podEnv(name);
+      expect(Object.entries(env).filter(([, v]) => v.includes(adminPassword)), name).toEqual([]);
+      if (name === 'gateway') {
+        expect(env.RABBITMQ_URL, name).toBeUndefined();
+        continue;
+      }
+      expect(secretsOf(name).filter((r) => r.name.startsWith('frametext-broker')).map((r) => r.name), name).toEqual([brokerSecret(name)]);
+      const url = new URL(env.RABBITMQ_URL!);
+      expect(url.username, name).toBe(`frametext-${name}`);
+      expect(url.host, name).toBe('rabbitmq:5672');
+      users.add(`${url.username}:${url.password}`);
+    }
+    expect(users.size).toBe(Object.keys(SCHEMA_OF).length);
+    const pod = podOf('rabbitmq');
+    const [init] = pod.initContainers as Doc[];
+    expect(init!.image).toBe(pod.containers[0].image);
+    expect(init!.command).toEqual(['/bin/bash', '/opt/frametext/broker-users.sh']);
+    const env = Object.fromEntries((init!.env as Doc[]).map((e) => [e.name, e.value ?? e.valueFrom.secretKeyRef]));
+    expect(env.RABBITMQ_DEFAULT_PASS).toEqual({ name: 'frametext-infrastructure', key: 'RABBITMQ_DEFAULT_PASS' });
+    for (const name of Object.keys(SCHEMA_OF)) expect(env[`RABBITMQ_URL_${name.replace(/-/g, '_').toUpperCase()}`], name).toEqual({ name: brokerSecret(name), key: 'RABBITMQ_URL' });
+    const script = base.find((d) => d.kind === 'ConfigMap' && d.metadata.name.startsWith('frametext-broker-users-'));
+    expect(script?.data['broker-users.sh']).toBe(read('deploy/rabbitmq/broker-users.sh'));
+    // The written users (passwords) stay in memory, shared by the two containers only.
+    const definitions = (pod.volumes as Doc[]).find((v) => v.name === 'definitions')!;
+    expect(definitions.emptyDir.medium).toBe('Memory');
+    const at = (c: Doc) => (c.volumeMounts as Doc[]).find((m) => m.name === 'definitions')?.mountPath;
+    expect([at(init!), at(pod.containers[0])]).toEqual(['/etc/rabbitmq/definitions', '/etc/rabbitmq/definitions']);
+    expect(read('deploy/rabbitmq/90-frametext.conf')).toContain('load_definitions = /etc/rabbitmq/definitions/frametext.json');
   });
 
   it("makes the services' roles in a Job with the admin password and each service's URL, which may reach Postgres only", () => {

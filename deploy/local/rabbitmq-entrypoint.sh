@@ -1,7 +1,8 @@
 #!/bin/sh
 # Writes the default user from RABBITMQ_DEFAULT_USER / RABBITMQ_DEFAULT_PASS (created on the node's first start),
-# then runs the broker in the foreground as the rabbitmq user.
+# then runs the broker in the foreground as the rabbitmq user. Any other command is run as it is.
 set -eu
+[ "${1:-rabbitmq-server}" = rabbitmq-server ] || exec "$@"
 mkdir -p /etc/rabbitmq/conf.d /var/lib/rabbitmq /var/log/rabbitmq
 {
   echo "loopback_users = none"
