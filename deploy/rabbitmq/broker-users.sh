@@ -80,9 +80,14 @@ shared="${exchange//./\\.}(\\.unrouted)?"
 users=("{\"name\":$(json "$RABBITMQ_DEFAULT_USER"),\"password\":$(json "$RABBITMQ_DEFAULT_PASS"),\"tags\":[\"administrator\"]}")
 permissions=("{\"user\":$(json "$RABBITMQ_DEFAULT_USER"),\"vhost\":$vhost,\"configure\":\".*\",\"write\":\".*\",\"read\":\".*\"}")
 topics=()
+# No here-strings or temporary files: the Kubernetes init container's root file system is read-only.
 for entry in "${SERVICES[@]}"; do
-  IFS='|' read -r service publishes consumes <<<"$entry"
-  var="RABBITMQ_URL_$(tr 'a-z-' 'A-Z_' <<<"$service")"
+  service=${entry%%|*}
+  rest=${entry#*|}
+  publishes=${rest%%|*}
+  consumes=${rest#*|}
+  var=${service^^}
+  var="RABBITMQ_URL_${var//-/_}"
   url="${!var:-}"
   [ -n "$url" ] || die "set $var: the RABBITMQ_URL of $service"
   [[ $url =~ ^amqps?://([^/?#]*)@[^@/?#]+ ]] || die "$var is not an amqp://user:password@host URL"
@@ -96,8 +101,9 @@ for entry in "${SERVICES[@]}"; do
 
   own="${service}(\\..+)?"
   resources="^(${shared}|${own})\$"
-  read -r -a sent <<<"$publishes"
-  read -r -a taken <<<"$consumes"
+  # Event names hold no space or wildcard: split on spaces.
+  sent=($publishes)
+  taken=($consumes)
   users+=("{\"name\":$(json "$user"),\"password\":$(json "$password"),\"tags\":[]}")
   permissions+=("{\"user\":$(json "$user"),\"vhost\":$vhost,\"configure\":$(json "$resources"),\"write\":$(json "$resources"),\"read\":$(json "$resources")}")
   topics+=("{\"user\":$(json "$user"),\"vhost\":$vhost,\"exchange\":$(json "$exchange"),\"write\":$(json "$(exactly '(\..+)?' "${sent[@]}")"),\"read\":$(json "$(exactly '(\..+)?' "${taken[@]}")")}")
