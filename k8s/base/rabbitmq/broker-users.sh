@@ -24,7 +24,7 @@
 #   BROKER_DEFINITIONS                             where to write (/etc/rabbitmq/definitions/frametext.json)
 set -euo pipefail
 
-# What each service sends and takes: packages/contracts/src/registry.js (test/deploy.test.ts keeps them equal).
+# What each service sends and takes: packages/contracts/src/registry.js (test/broker-users.test.ts keeps them equal).
 # service|events it publishes|events it consumes
 SERVICES=(
   'identity|user.created.v1 user.email-confirmed.v1 user.deleted.v1|'
@@ -58,15 +58,14 @@ json() {
   printf '"%s"' "${s//\"/\\\"}"
 }
 
-# A regular expression that matches exactly one of the words given, each taken literally, with `(\..+)?` after it
-# when asked (an event type and its routing-key suffix, as OCR requests carry their engine).
-exactly() {
-  local suffix=$1 words=() w
-  shift
+# The routing keys of the event types given, each taken literally, with any suffix (OCR requests carry their engine);
+# none at all for no type.
+routingKeys() {
+  local types=() t
   [ $# -gt 0 ] || { printf '^$'; return; }
-  for w in "$@"; do words+=("${w//./\\.}"); done
+  for t in "$@"; do types+=("${t//./\\.}"); done
   local IFS='|'
-  printf '^(%s)%s$' "${words[*]}" "$suffix"
+  printf '^(%s)(\\..+)?$' "${types[*]}"
 }
 
 : "${RABBITMQ_DEFAULT_USER:?set RABBITMQ_DEFAULT_USER: the admin}"
@@ -106,7 +105,7 @@ for entry in "${SERVICES[@]}"; do
   taken=($consumes)
   users+=("{\"name\":$(json "$user"),\"password\":$(json "$password"),\"tags\":[]}")
   permissions+=("{\"user\":$(json "$user"),\"vhost\":$vhost,\"configure\":$(json "$resources"),\"write\":$(json "$resources"),\"read\":$(json "$resources")}")
-  topics+=("{\"user\":$(json "$user"),\"vhost\":$vhost,\"exchange\":$(json "$exchange"),\"write\":$(json "$(exactly '(\..+)?' "${sent[@]}")"),\"read\":$(json "$(exactly '(\..+)?' "${taken[@]}")")}")
+  topics+=("{\"user\":$(json "$user"),\"vhost\":$vhost,\"exchange\":$(json "$exchange"),\"write\":$(json "$(routingKeys "${sent[@]}")"),\"read\":$(json "$(routingKeys "${taken[@]}")")}")
 done
 
 join() {
