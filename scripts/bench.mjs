@@ -51,8 +51,9 @@ async function sevenSegmentBench() {
   log('seven-segment displays: 60 generated 720p frames of LED and LCD displays with labels...');
   const { runSevenSegmentBench, printSevenSegmentBench } = await import('../services/ocr-tesseract/dist/bench/seven-segment-bench.js');
   printSevenSegmentBench(await runSevenSegmentBench());
-  const { runSevenSegCorpus, printSevenSegCorpus } = await import('../services/ocr-tesseract/dist/bench/sevenseg-corpus.js');
+  const { runSevenSegCorpus, printSevenSegCorpus, runLoneDigits, printLoneDigits } = await import('../services/ocr-tesseract/dist/bench/sevenseg-corpus.js');
   printSevenSegCorpus(await runSevenSegCorpus());
+  printLoneDigits(await runLoneDigits());
 }
 
 if (!only || only === 'cjk') {

@@ -16,3 +16,6 @@ function repositoryRoot(): string {
 
 /** bench/corpus at the repository's root: media from public repositories with the truth they publish. */
 export const CORPUS_DIR = join(repositoryRoot(), 'bench', 'corpus');
+
+/** bench/lone-digits at the repository's root: frames of one seven-segment digit, photos and font-drawn. */
+export const LONE_DIGITS_DIR = join(repositoryRoot(), 'bench', 'lone-digits');

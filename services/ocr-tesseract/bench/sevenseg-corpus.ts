@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { prepareFrame } from '../src/domain/preprocess.js';
 import { readSevenSegment } from '../src/domain/seven-segment.js';
-import { CORPUS_DIR } from './paths.js';
+import { CORPUS_DIR, LONE_DIGITS_DIR } from './paths.js';
 import { wordsOf, type SegmentTally } from './seven-segment-bench.js';
 
 /** The corpus of displays the reader was not built on: real photos from public repositories and font-drawn displays. */
@@ -97,4 +97,41 @@ export function printSevenSegCorpus(f: SevenSegCorpusFigures, print: (line: stri
   for (const [key, t] of Object.entries(f.byDisplay).sort()) print(`    ${key.padEnd(11)} ${pct(t)} of ${t.total}`);
   for (const [key, t] of Object.entries(f.bySource).sort()) print(`    ${key.padEnd(36)} ${pct(t)} of ${t.total}`);
   print(`    words no display shows: ${f.wrong}   on frames without a display: ${f.phantoms}   reader ${f.readerMsPerFrame} ms CPU a frame`);
+}
+
+/** The folders of bench/lone-digits: photo crops the lone-digit rules were worked out on, held-out ones, font-drawn digits. */
+export const LONE_DIGIT_SETS = ['kazuhito-dev', 'kazuhito-test', 'dseg'] as const;
+
+export interface LoneDigitFigures {
+  set: (typeof LONE_DIGIT_SETS)[number];
+  /** Digits read exactly, of the frames that show one. */
+  found: number;
+  total: number;
+  /** Readings that are not the frame's digit, and readings on frames without one (of `blanks`). */
+  wrong: number;
+  phantoms: number;
+  blanks: number;
+}
+
+/** Runs the segment reader alone on each folder of bench/lone-digits. */
+export async function runLoneDigits(): Promise<LoneDigitFigures[]> {
+  const figures: LoneDigitFigures[] = [];
+  for (const set of LONE_DIGIT_SETS) {
+    const f = await runSevenSegCorpus(join(LONE_DIGITS_DIR, set, 'manifest.json'));
+    const withDigit = f.files.filter((x) => x.truth.length > 0);
+    figures.push({
+      set,
+      found: f.photos.found + f.fonts.found,
+      total: f.photos.total + f.fonts.total,
+      wrong: f.wrong,
+      phantoms: f.phantoms,
+      blanks: f.files.length - withDigit.length,
+    });
+  }
+  return figures;
+}
+
+export function printLoneDigits(figures: LoneDigitFigures[], print: (line: string) => void = console.log): void {
+  print('\nLone seven-segment digits (bench/lone-digits: one digit filling the frame), the segment reader alone');
+  for (const f of figures) print(`    ${f.set.padEnd(14)} ${pct(f)} of ${f.total}   wrong ${f.wrong}   read on ${f.phantoms} of ${f.blanks} frames without a digit`);
 }

@@ -6,7 +6,8 @@ import { makeSevenSegmentFrames, SEGMENT_STYLES } from '@frametext/sample-media'
 import { prepareFrame } from '../src/domain/preprocess.js';
 import { withSegmentWords, type Candidate } from '../src/domain/recognize.js';
 import { readSevenSegment } from '../src/domain/seven-segment.js';
-import { runSevenSegCorpus, SEVENSEG_MANIFEST } from '../bench/sevenseg-corpus.js';
+import { runLoneDigits, runSevenSegCorpus, SEVENSEG_MANIFEST } from '../bench/sevenseg-corpus.js';
+import { LONE_DIGITS_DIR } from '../bench/paths.js';
 import { makeFrame } from './fixtures.js';
 
 const corpusFile = (file: string) => join(SEVENSEG_MANIFEST, '..', file);
@@ -109,15 +110,50 @@ describe('the seven-segment reader', () => {
     for (const wrong of misreadings) expect(texts).not.toContain(wrong);
   });
 
-  it('reads the independent corpus: 27 of the 29 values on photos of whole displays, 15 of 16 font-drawn, hardly a number that is not there, nothing on frames without a display', { timeout: 60_000 }, async () => {
+  it('reads the independent corpus: 27 of the 29 values on photos of whole displays, 6 of the 10 single-digit crops, 15 of 16 font-drawn, hardly a number that is not there, nothing on frames without a display', { timeout: 60_000 }, async () => {
     const f = await runSevenSegCorpus();
     const files = JSON.stringify(f.files);
-    expect([f.displays.total, f.fonts.total]).toEqual([29, 16]);
+    expect([f.displays.total, f.photos.total, f.fonts.total]).toEqual([29, 39, 16]);
     expect(f.displays.found, files).toBeGreaterThanOrEqual(27);
+    expect(f.photos.found - f.displays.found, files).toBeGreaterThanOrEqual(6);
     expect(f.fonts.found, files).toBeGreaterThanOrEqual(15);
     // One value is read short: glare washes out the last two digits of font-lcd-glare.jpg, and 725.0 reads as 72.
     expect(f.wrong, files).toBeLessThanOrEqual(1);
     expect(f.phantoms, files).toBe(0);
+  });
+
+  // bench/lone-digits: frames of one digit and little else (bench/lone-digits/README.md).
+  it('reads a digit that fills the frame: photo crops it was not worked out on, font-drawn digits, never a frame without one', { timeout: 60_000 }, async () => {
+    const figures = Object.fromEntries((await runLoneDigits()).map((f) => [f.set, f]));
+    const { 'kazuhito-test': held, 'kazuhito-dev': dev, dseg } = figures;
+    expect([held!.total, held!.blanks, dev!.total, dseg!.total]).toEqual([300, 30, 200, 90]);
+    expect(held!.found, JSON.stringify(figures)).toBeGreaterThanOrEqual(210);
+    expect(dev!.found, JSON.stringify(figures)).toBeGreaterThanOrEqual(138);
+    expect(dseg!.found, JSON.stringify(figures)).toBeGreaterThanOrEqual(88);
+    // A wrong digit is worse than none: at most one reading in 40 is wrong, and a frame without a digit reads nothing.
+    expect(held!.wrong + dev!.wrong + dseg!.wrong, JSON.stringify(figures)).toBeLessThanOrEqual(14);
+    expect(held!.phantoms + dev!.phantoms, JSON.stringify(figures)).toBe(0);
+  });
+
+  it.each([
+    ['dseg/lcd-classic-1.jpg', '1', 'a 1 beside the unlit segments of an 8 (their edges stand out as strokes)'],
+    ['dseg/led-green-italic-7.jpg', '7', 'a glowing italic LED digit'],
+    ['kazuhito-dev/01-00011327.jpg', '1', 'a photographed 1 beside a piece of its neighbour'],
+  ])('reads the lone digit of %s as %s (%s)', async (file, digit) => {
+    expect((await readFile7(join(LONE_DIGITS_DIR, file))).map((w) => w.text)).toEqual([digit]);
+  });
+
+  it('reads no lone digit in print that fills the frame: the white between the stems of an H is no 1, nor is a bar', async () => {
+    const frames = [
+      { text: 'H', size: 140, x: 10, background: 'white', color: 'black' },
+      { text: 'H', size: 180, x: 25, background: 'white', color: 'black' },
+      { text: '|', size: 170, x: 60, background: 'black', color: 'white' },
+    ];
+    for (const [i, f] of frames.entries()) {
+      const path = join(dir, `print-${i}.jpg`);
+      await makeFrame(path, { width: 150, height: 180, background: f.background, texts: [{ text: f.text, x: f.x, y: 5, size: f.size, color: f.color }] });
+      expect(await readFile7(path), JSON.stringify(f)).toEqual([]);
+    }
   });
 
   it("puts its values in place of Tesseract's words on the display, and keeps every other word", () => {

@@ -1,4 +1,6 @@
 import type { Box } from './geometry.js';
+import { readLoneDigit } from './lone-digit.js';
+import { GLYPHS } from './segment-glyphs.js';
 
 /**
  * A reader of seven-segment digits (LED and LCD displays: meters, pumps, scales, clocks), which Tesseract does not
@@ -69,11 +71,6 @@ const BAR_SOLIDITY = 0.72;
 const MAX_SLANT = 0.4;
 /** Digits lower than this (pixels, at the level read) are not looked for. */
 const MIN_DIGIT_HEIGHT = 14;
-
-const GLYPHS = new Map<string, string>([
-  ['abcdef', '0'], ['bc', '1'], ['abdeg', '2'], ['abcdg', '3'], ['bcfg', '4'], ['acdfg', '5'], ['acdefg', '6'],
-  ['abc', '7'], ['abcdefg', '8'], ['abcdfg', '9'], ['cdefg', '6'], ['abcfg', '9'], ['abcf', '7'],
-]);
 
 /** Side of the square blocks a frame is looked at in: a block without CONTRAST between its pixels holds no stroke edge. */
 const BLOCK = 16;
@@ -727,7 +724,8 @@ function readRow(candidates: Bar[], allDots: Dot[], image: Omit<Lit, 'level'> & 
   while (cells.length && !digitSized(cells[0]!, band, stroke) && !isMinus(cells[0]!, band)) cells.shift();
   if (cells.length > 1 && isMinus(cells[0]!, band) && !isMinusBefore(cells[0]!, cells.slice(1), band)) cells.shift();
   const minus = cells.length > 1 && isMinusBefore(cells[0]!, cells.slice(1), band) ? cells.shift()! : undefined;
-  // A lone cell is not read (a box or a frame has the bars of a 0), nor a row of 1s (the gaps between letters of a word).
+  // A lone cell is not read here (a box or a frame has the bars of a 0; lone-digit.ts reads a digit that fills the
+  // frame), nor a row of 1s (the gaps between letters of a word).
   if (cells.length < 2 || cells.every((c) => c.bars.every((b) => b.upright))) return undefined;
   const digits = cells.map((c) => {
     const { top, height } = band((c.left + c.right) / 2);
@@ -907,5 +905,6 @@ export function readSevenSegment(image: SegmentImage): SegmentWord[] {
   const words: SegmentWord[] = [];
   const digits = (w: SegmentWord) => w.text.replace(/[^0-9]/g, '').length;
   for (const { word } of found.sort((a, b) => digits(b.word) - digits(a.word) || a.scale - b.scale)) if (!words.some((w) => overlaps(w.box, word.box))) words.push(word);
-  return words;
+  // A frame with no display row may show one digit close up.
+  return words.length ? words : readLoneDigit(image);
 }
