@@ -110,12 +110,12 @@ describe('the seven-segment reader', () => {
     for (const wrong of misreadings) expect(texts).not.toContain(wrong);
   });
 
-  it('reads the independent corpus: 27 of the 29 values on photos of whole displays, 6 of the 10 single-digit crops, 15 of 16 font-drawn, hardly a number that is not there, nothing on frames without a display', { timeout: 60_000 }, async () => {
+  it('reads the independent corpus: 27 of the 29 values on photos of whole displays, 8 of the 10 single-digit crops, 15 of 16 font-drawn, hardly a number that is not there, nothing on frames without a display', { timeout: 60_000 }, async () => {
     const f = await runSevenSegCorpus();
     const files = JSON.stringify(f.files);
     expect([f.displays.total, f.photos.total, f.fonts.total]).toEqual([29, 39, 16]);
     expect(f.displays.found, files).toBeGreaterThanOrEqual(27);
-    expect(f.photos.found - f.displays.found, files).toBeGreaterThanOrEqual(6);
+    expect(f.photos.found - f.displays.found, files).toBeGreaterThanOrEqual(8);
     expect(f.fonts.found, files).toBeGreaterThanOrEqual(15);
     // One value is read short: glare washes out the last two digits of font-lcd-glare.jpg, and 725.0 reads as 72.
     expect(f.wrong, files).toBeLessThanOrEqual(1);
@@ -127,11 +127,11 @@ describe('the seven-segment reader', () => {
     const figures = Object.fromEntries((await runLoneDigits()).map((f) => [f.set, f]));
     const { 'kazuhito-test': held, 'kazuhito-dev': dev, dseg } = figures;
     expect([held!.total, held!.blanks, dev!.total, dseg!.total]).toEqual([300, 30, 200, 90]);
-    expect(held!.found, JSON.stringify(figures)).toBeGreaterThanOrEqual(210);
-    expect(dev!.found, JSON.stringify(figures)).toBeGreaterThanOrEqual(138);
+    expect(held!.found, JSON.stringify(figures)).toBeGreaterThanOrEqual(245);
+    expect(dev!.found, JSON.stringify(figures)).toBeGreaterThanOrEqual(168);
     expect(dseg!.found, JSON.stringify(figures)).toBeGreaterThanOrEqual(88);
-    // A wrong digit is worse than none: at most one reading in 40 is wrong, and a frame without a digit reads nothing.
-    expect(held!.wrong + dev!.wrong + dseg!.wrong, JSON.stringify(figures)).toBeLessThanOrEqual(14);
+    // A wrong digit is worse than none: at most one reading in 60 is wrong, and a frame without a digit reads nothing.
+    expect(held!.wrong + dev!.wrong + dseg!.wrong, JSON.stringify(figures)).toBeLessThanOrEqual(8);
     expect(held!.phantoms + dev!.phantoms, JSON.stringify(figures)).toBe(0);
   });
 

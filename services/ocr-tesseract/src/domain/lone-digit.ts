@@ -31,6 +31,17 @@ const MAX_SLANT = 0.36;
 /** A place is lit from this share of its samples and dark up to the lower one; between them the digit is unsure. */
 const LIT = 0.5;
 const DARK = 0.25;
+/**
+ * A place's line is looked for this share of the digit's height (lying places) or width (upright ones) either side
+ * of where it should be: a box edge off by a pixel or two, a segment set in from the digit's corners.
+ */
+const REACH = 0.08;
+/**
+ * A place partly lit in the mask is lit when its brightness is HALF_LIT of the way from the glass to the lit places'
+ * brightness, dark below LEAST_LIT of it, unsure between them.
+ */
+const HALF_LIT = 0.5;
+const LEAST_LIT = 0.3;
 /** A place is lit only where its pixels are this share of the way from the glass to the brightest place. */
 const GHOST = 0.3;
 
@@ -210,11 +221,11 @@ function uprightOf(set: Uint8Array, pixels: number[], width: number, height: num
  * Share of stroke pixels along a place's middle line, from `from` to `to` in upright x, in a band 2 * half + 1
  * pixels wide: the best of that line and of two lines moved `half` across it (a box edge a pixel off).
  */
-function litAlong(mask: Uint8Array, small: Small, lean: Upright, from: [number, number], to: [number, number], half: number): { share: number; level: number } {
+function litAlong(mask: Uint8Array, small: Small, lean: Upright, from: [number, number], to: [number, number], half: number, reach: number): { share: number; level: number } {
   const { width, height, pixels } = small;
   const lying = from[1] === to[1];
   let best = { share: 0, level: 0 };
-  for (const o of [-half, 0, half]) {
+  for (let o = -reach; o <= reach; o++) {
     let lit = 0;
     let all = 0;
     let sum = 0;
@@ -294,7 +305,7 @@ function readSmall(small: Small, spread: number, side: number): Reading | undefi
   const M = (T + B) / 2;
   const [dx, dy] = [0.9 * sw, 0.9 * sh];
   const box = { left: lean.left, top, right: lean.right, bottom };
-  const along = (from: [number, number], to: [number, number]) => litAlong(mask, small, lean, from, to, half);
+  const along = (from: [number, number], to: [number, number]) => litAlong(mask, small, lean, from, to, half, Math.max(half, Math.round(REACH * (from[1] === to[1] ? h : w))));
   // Strokes are brighter than the glass, which most of the frame shows (the white between a printed H's stems is not).
   const glass = median(Array.from(small.pixels));
   // A digit under 0.4 as wide as high is a 1: its column lit above and below the middle, with the gap between its
@@ -317,7 +328,15 @@ function readSmall(small: Small, spread: number, side: number): Reading | undefi
   // A place much dimmer than the brightest is an unlit "ghost" segment whose edges stood out, or glass: dark.
   const levels = Object.values(sampled).map((s) => s.level);
   const least = Math.max(glass + FLOOR, glass + GHOST * (Math.max(...levels) - glass));
-  const places = Object.fromEntries(Object.entries(sampled).map(([k, s]) => [k, s.level >= least ? s.share : 0]));
+  const shown = Object.fromEntries(Object.entries(sampled).map(([k, s]) => [k, s.level >= least ? s.share : 0]));
+  // A place partly lit in the mask (a faint or short segment) is judged by its brightness against the lit places'.
+  const litLevels = Object.entries(shown).filter(([, v]) => v >= LIT).map(([k]) => sampled[k]!.level);
+  const lit = litLevels.length ? median(litLevels) : 0;
+  const places = Object.fromEntries(Object.entries(shown).map(([k, v]) => {
+    if (v <= DARK || v >= LIT || !litLevels.length) return [k, v];
+    const at = (sampled[k]!.level - glass) / (lit - glass);
+    return [k, at >= HALF_LIT ? 1 : at <= LEAST_LIT ? 0 : v];
+  }));
   const shares = Object.values(places);
   if (shares.some((v) => v > DARK && v < LIT)) return undefined;
   const text = GLYPHS.get(Object.keys(places).filter((k) => places[k]! >= LIT).sort().join(''));
@@ -331,10 +350,11 @@ function readSmall(small: Small, spread: number, side: number): Reading | undefi
 export function readLoneDigit(image: SegmentImage): SegmentWord[] {
   if (image.height < WORK_HEIGHT / 2 || image.width < 8) return [];
   const { ink, light } = shrunk(image);
-  const readings = [ink, light].flatMap((small) => SETTINGS.flatMap(({ spread, side }) => {
-    const found = readSmall(small, spread, side);
-    return found ? [{ ...found, scale: small.scale }] : [];
-  }));
+  // Each kind of stroke reads a digit when every setting reads the same one; a frame shows one kind (an LCD's glass
+  // between dark strokes may pass for light strokes, but not at every setting).
+  const kinds = [ink, light].map((small) => SETTINGS.map(({ spread, side }) => readSmall(small, spread, side)).map((r) => (r ? { ...r, scale: small.scale } : undefined)));
+  const agreed = kinds.filter((rs) => rs.every((r) => r && r.text === rs[0]!.text)).map((rs) => rs[0]!);
+  const readings = agreed.length ? agreed : kinds.flat().filter((r) => r !== undefined);
   if (!readings.length || readings.some((r) => r.text !== readings[0]!.text)) return [];
   const { text, box, sure, scale } = readings[0]!;
   const left = Math.round(box.left * scale);
