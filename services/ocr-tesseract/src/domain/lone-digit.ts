@@ -17,8 +17,8 @@ const MIN_SHARE = 0.55;
 const MAX_WIDTH = 1.2;
 /**
  * A stroke pixel is brighter than the mean of the square around it by `spread` times the square's standard
- * deviation, and by FLOOR grey levels at least; `side` is the square's side as a share of the frame's height. A
- * digit is read when every setting that reads one reads the same.
+ * deviation, and by FLOOR grey levels at least; `side` is the square's side as a share of the frame's height. Each
+ * kind of stroke is read at every setting (readLoneDigit says which readings count).
  */
 const FLOOR = 8;
 const SETTINGS = [{ spread: 0.6, side: 1 / 2 }, { spread: 0.6, side: 2 / 3 }];
@@ -219,7 +219,8 @@ function uprightOf(set: Uint8Array, pixels: number[], width: number, height: num
 
 /**
  * Share of stroke pixels along a place's middle line, from `from` to `to` in upright x, in a band 2 * half + 1
- * pixels wide: the best of that line and of two lines moved `half` across it (a box edge a pixel off).
+ * pixels wide, and the band's mean brightness: the best of that line and of the lines moved up to `reach` pixels
+ * across it.
  */
 function litAlong(mask: Uint8Array, small: Small, lean: Upright, from: [number, number], to: [number, number], half: number, reach: number): { share: number; level: number } {
   const { width, height, pixels } = small;

@@ -875,7 +875,8 @@ const overlaps = (a: Box, b: Box) => Math.min(a.left + a.width, b.left + b.width
 /**
  * Reads the seven-segment values on a frame: lit strokes on dark glass and dark strokes on light glass, each on the
  * frame and on halved copies (thick strokes). Where readings overlap, the one with the most digits is kept, then the
- * one read on the finer level (more pixels show a point apart from its digit).
+ * one read on the finer level (more pixels show a point apart from its digit). A frame with no value may show one
+ * digit that fills it (lone-digit.ts).
  */
 export function readSevenSegment(image: SegmentImage): SegmentWord[] {
   const scratch = scratchFor(image.width, image.height);
@@ -905,6 +906,5 @@ export function readSevenSegment(image: SegmentImage): SegmentWord[] {
   const words: SegmentWord[] = [];
   const digits = (w: SegmentWord) => w.text.replace(/[^0-9]/g, '').length;
   for (const { word } of found.sort((a, b) => digits(b.word) - digits(a.word) || a.scale - b.scale)) if (!words.some((w) => overlaps(w.box, word.box))) words.push(word);
-  // A frame with no display row may show one digit close up.
   return words.length ? words : readLoneDigit(image);
 }
