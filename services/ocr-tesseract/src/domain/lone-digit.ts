@@ -52,12 +52,18 @@ interface Small {
   height: number;
   /** Frame pixels per small pixel. */
   scale: number;
+  /** The median pixel: the glass, which most of a lone digit's frame shows. */
+  glass: number;
 }
 
-/** The frame's two kinds of stroke, shrunk by area averaging to WORK_HEIGHT rows: dark on light (ink) and light on dark. */
+/**
+ * The frame's two kinds of stroke, shrunk by area averaging to WORK_HEIGHT rows: dark on light (ink) and light on
+ * dark. A block of more than 8x8 pixels is averaged over every `step`th row and column (4 to 7 of them each way).
+ */
 function shrunk(image: SegmentImage): { ink: Small; light: Small } {
   const { width, height, grey, bright } = image;
   const scale = height / WORK_HEIGHT;
+  const step = Math.max(1, Math.floor(scale / 4));
   const w = Math.max(1, Math.round(width / scale));
   const ink = new Float32Array(w * WORK_HEIGHT);
   const light = new Float32Array(w * WORK_HEIGHT);
@@ -69,17 +75,19 @@ function shrunk(image: SegmentImage): { ink: Small; light: Small } {
       const x1 = Math.max(x0 + 1, Math.floor(((x + 1) * width) / w));
       let g = 0;
       let b = 0;
-      for (let yy = y0; yy < y1; yy++) for (let xx = x0; xx < x1; xx++) {
+      let n = 0;
+      for (let yy = y0; yy < y1; yy += step) for (let xx = x0; xx < x1; xx += step) {
         g += grey[yy * width + xx]!;
         b += bright[yy * width + xx]!;
+        n++;
       }
-      const n = (y1 - y0) * (x1 - x0);
       ink[y * w + x] = 255 - g / n;
       // As the display reader's light strokes: the brightest channel (coloured LEDs) and the grey, averaged.
       light[y * w + x] = (g + b) / (2 * n);
     }
   }
-  return { ink: { pixels: ink, width: w, height: WORK_HEIGHT, scale }, light: { pixels: light, width: w, height: WORK_HEIGHT, scale } };
+  const small = (pixels: Float32Array): Small => ({ pixels, width: w, height: WORK_HEIGHT, scale, glass: pixels.slice().sort()[pixels.length >> 1]! });
+  return { ink: small(ink), light: small(light) };
 }
 
 /** The stroke pixels of a small copy at one setting (SETTINGS), less the rows and columns of the glass's edge (BAND). */
@@ -307,8 +315,8 @@ function readSmall(small: Small, spread: number, side: number): Reading | undefi
   const [dx, dy] = [0.9 * sw, 0.9 * sh];
   const box = { left: lean.left, top, right: lean.right, bottom };
   const along = (from: [number, number], to: [number, number]) => litAlong(mask, small, lean, from, to, half, Math.max(half, Math.round(REACH * (from[1] === to[1] ? h : w))));
-  // Strokes are brighter than the glass, which most of the frame shows (the white between a printed H's stems is not).
-  const glass = median(Array.from(small.pixels));
+  // Strokes are brighter than the glass (the white between a printed H's stems is not).
+  const { glass } = small;
   // A digit under 0.4 as wide as high is a 1: its column lit above and below the middle, with the gap between its
   // two segments there (a line or an edge has none).
   if (w < 0.4 * h) {
