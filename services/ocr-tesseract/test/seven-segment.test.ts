@@ -104,17 +104,18 @@ describe('the seven-segment reader', () => {
   it.each([
     ['clifford-bp-omron-3.jpg', ['106', '70'], ['-70', '101'], 'the stroke of a label left of the 70 is no minus sign; the 6, whose lying bars are too thick for the finest level, is not read there as a 1'],
     ['clifford-bp-omron-4.jpg', ['117', '81'], [], 'the 7 of 117, one lying bar, does not set the digits\' height'],
+    ['clifford-bp-omron-5.jpg', ['117', '81'], [], 'the 1 of 81, one segment measured at 12 px, is read on the level where its other segment is'],
   ])('reads %s: %s, not %s (%s)', async (file, values, misreadings) => {
     const texts = (await readFile7(corpusFile(file))).map((w) => w.text);
     expect(texts).toEqual(expect.arrayContaining(values));
     for (const wrong of misreadings) expect(texts).not.toContain(wrong);
   });
 
-  it('reads the independent corpus: 27 of the 29 values on photos of whole displays, 8 of the 10 single-digit crops, 15 of 16 font-drawn, hardly a number that is not there, nothing on frames without a display', { timeout: 60_000 }, async () => {
+  it('reads the independent corpus: 28 of the 29 values on photos of whole displays, 8 of the 10 single-digit crops, 15 of 16 font-drawn, hardly a number that is not there, nothing on frames without a display', { timeout: 60_000 }, async () => {
     const f = await runSevenSegCorpus();
     const files = JSON.stringify(f.files);
     expect([f.displays.total, f.photos.total, f.fonts.total]).toEqual([29, 39, 16]);
-    expect(f.displays.found, files).toBeGreaterThanOrEqual(27);
+    expect(f.displays.found, files).toBeGreaterThanOrEqual(28);
     expect(f.photos.found - f.displays.found, files).toBeGreaterThanOrEqual(8);
     expect(f.fonts.found, files).toBeGreaterThanOrEqual(15);
     // One value is read short: glare washes out the last two digits of font-lcd-glare.jpg, and 725.0 reads as 72.

@@ -57,9 +57,14 @@ const fill = (b: Blob) => b.count / (bw(b) * bh(b));
 
 /** A pixel is lit when it is this much brighter (or darker, on an LCD) than the mean of the blocks around it. */
 const CONTRAST = 28;
-/** Strokes MIN_STROKE to MAX_STROKE pixels wide are read on a level; thicker ones on a halved copy, where they are half as wide. */
+/**
+ * Strokes MIN_STROKE to MAX_STROKE pixels wide are read on a level; thicker ones on a halved copy, where they are
+ * half as wide. A value holding a thicker bar is left to that copy, so the limit stands a pixel above the 12 px
+ * strokes a level is meant for: a segment measured at 12.0 px must not send its digits to a copy where their
+ * neighbouring segments have merged.
+ */
 const MIN_STROKE = 1.8;
-const MAX_STROKE = 12;
+const MAX_STROKE = 13;
 /** Halvings of the frame looked at (a stroke up to MAX_STROKE * 2^LEVELS wide is read). */
 const LEVELS = 4;
 /** Share of the way from a merged blob's darkest to its brightest pixel at which its strokes are cut apart. */
