@@ -5,13 +5,8 @@
 # or a perspective. Usage: bench/corpus/sevenseg/render-fonts.sh [dir with the unpacked dseg package]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-pkg="${1:-}"
-if [ -z "$pkg" ]; then
-  pkg="$(mktemp -d)"
-  (cd "$pkg" && npm pack dseg@0.46.0 >/dev/null && tar xzf dseg-0.46.0.tgz)
-  pkg="$pkg/package"
-fi
-fonts="$pkg/fonts"
+# shellcheck source=../../dseg-fonts.sh
+source "$here/../../dseg-fonts.sh"
 label_font=DejaVu-Sans-Bold
 
 # display FILE FONT SIZE GHOST VALUE GLASS LIT UNLIT [EFFECT...]

@@ -118,14 +118,13 @@ export async function runLoneDigits(): Promise<LoneDigitFigures[]> {
   const figures: LoneDigitFigures[] = [];
   for (const set of LONE_DIGIT_SETS) {
     const f = await runSevenSegCorpus(join(LONE_DIGITS_DIR, set, 'manifest.json'));
-    const withDigit = f.files.filter((x) => x.truth.length > 0);
     figures.push({
       set,
       found: f.photos.found + f.fonts.found,
       total: f.photos.total + f.fonts.total,
       wrong: f.wrong,
       phantoms: f.phantoms,
-      blanks: f.files.length - withDigit.length,
+      blanks: f.files.filter((x) => x.truth.length === 0).length,
     });
   }
   return figures;
