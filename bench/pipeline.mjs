@@ -2,13 +2,14 @@
 // workers, results) against the anchor, bare Tesseract on the same frames (ffmpeg's fps filter, then one
 // single-threaded `tesseract` per core: sample-media's anchor.ts), in the same run.
 // Prints frames per second, the ratio, time per stage, and the share of known values found by each.
-// BENCH_CASES=0,5 runs only those cases (by their place in the list); BENCH_MISSES=1 prints each value either one
-// missed, with the text it read instead.
+// Each case runs in rounds (BENCH_ROUNDS, 3 by default), the anchor then the product, after one upload that warms
+// the services; the ratio is the median round's. BENCH_CASES=0,5 runs only those cases (by their place in the list);
+// BENCH_MISSES=1 prints each value either one missed, with the text it read instead.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { anchorExtract, anchorRead, filmWithPhone, makeChargerVideo, makeInstrumentVideo, makeSlidesVideo, makeTelemetryVideo, textsAt } from '@frametext/sample-media';
+import { anchorExtract, anchorRead, benchRounds, filmWithPhone, makeChargerVideo, makeInstrumentVideo, makeSlidesVideo, makeTelemetryVideo, median, textsAt } from '@frametext/sample-media';
 import { confirmEmail, mailboxMessages } from '../scripts/lib/mailbox.mjs';
 import { startServices, waitUntilHealthy } from '../scripts/lib/services.mjs';
 import { portOpen } from '../scripts/lib/sh.mjs';
@@ -146,6 +147,8 @@ export async function withBenchStack(name, env, fn) {
       FREE_CREDITS: '1000',
       // The benchmarks poll every 100 ms as one person: the per-person request budget is not what they measure.
       REQUESTS_PER_MINUTE_PER_PERSON: '100000',
+      // One sign-in serves the whole run, which takes longer than a session's 10 minutes.
+      ACCESS_TOKEN_TTL_SECONDS: '86400',
       ...env,
     },
   });
@@ -185,10 +188,20 @@ export function benchPipeline() {
       { name: 'lab instrument (white and yellow readings on blue) filmed by a phone, 60 s at 1 s', video: await filmWithPhone(await makeInstrumentVideo({ dir, seconds: 60 }), { dir }), interval: 1 },
     ];
     const cases = process.env.BENCH_CASES ? all.filter((c, i) => process.env.BENCH_CASES.split(',').includes(String(i))) : all;
+    // Services just started are cold (modules, compiled code, connections, Tesseract models); a product that runs is not.
+    await runThroughPipeline(token, await makeChargerVideo({ dir, seconds: 10, name: 'warm-up.mp4' }), 1);
     const rows = [];
     for (const c of cases) {
-      const bare = await bareTesseract(c.video, c.interval, dir);
-      const ours = await runThroughPipeline(token, c.video, c.interval, c.mediaContent);
+      const rounds = [];
+      for (let r = 0; r < benchRounds(process.env); r++) {
+        const bare = await bareTesseract(c.video, c.interval, dir);
+        const ours = await runThroughPipeline(token, c.video, c.interval, c.mediaContent);
+        const bareSeconds = bare.extractSeconds + bare.readSeconds;
+        rounds.push({ bare, ours, ratio: bareSeconds / (ours.stages.endToEndMs / 1000), accuracy: accuracy(c.video, pipelineFrames(ours.details, c.interval)) });
+      }
+      const ratios = rounds.map((r) => r.ratio);
+      // The median round's timings; the pipeline's lowest accuracy of any round.
+      const { bare, ours } = rounds.find((r) => r.ratio === median(ratios));
       const frames = ours.framesTotal;
       rows.push({
         case: c.name,
@@ -196,9 +209,10 @@ export function benchPipeline() {
         bareFps: frames / (bare.extractSeconds + bare.readSeconds),
         bare,
         pipelineFps: frames / (ours.stages.endToEndMs / 1000),
+        ratios,
         stages: ours.stages,
         bareAccuracy: accuracy(c.video, bare.frames),
-        pipelineAccuracy: accuracy(c.video, pipelineFrames(ours.details, c.interval)),
+        pipelineAccuracy: Math.min(...rounds.map((r) => r.accuracy)),
       });
     }
     return rows;
@@ -210,9 +224,9 @@ export function printPipeline(rows) {
   console.log('\nPipeline (getUploadURL -> transfer -> extraction -> OCR workers -> processed) vs bare Tesseract on every core, same frames');
   for (const r of rows) {
     console.log(`\n  ${r.case}: ${r.frames} frames`);
-    console.log(`    throughput  pipeline ${f(r.pipelineFps)} frames/s   bare tesseract ${f(r.bareFps)} frames/s   ratio ${f(r.pipelineFps / r.bareFps)}x (target >= 1.20x)`);
+    console.log(`    throughput  pipeline ${f(r.pipelineFps)} frames/s   bare tesseract ${f(r.bareFps)} frames/s   ratio ${f(r.pipelineFps / r.bareFps)}x (target >= 1.20x; median of ${r.ratios.map((x) => f(x)).join(', ')})`);
     console.log(`    pipeline    transfer ${f(r.stages.transferMs / 1000)} s   extraction ${f(r.stages.extractionMs / 1000)} s   OCR to processed ${f(r.stages.ocrMs / 1000)} s   end to end ${f(r.stages.endToEndMs / 1000)} s`);
     console.log(`    bare        ffmpeg fps filter ${f(r.bare.extractSeconds)} s   ${r.bare.processes} tesseract processes ${f(r.bare.readSeconds)} s   total ${f(r.bare.extractSeconds + r.bare.readSeconds)} s`);
-    console.log(`    accuracy    pipeline ${f(r.pipelineAccuracy * 100, 1)}%   bare tesseract ${f(r.bareAccuracy * 100, 1)}% of known values found`);
+    console.log(`    accuracy    pipeline ${f(r.pipelineAccuracy * 100, 1)}% (lowest round)   bare tesseract ${f(r.bareAccuracy * 100, 1)}% of known values found`);
   }
 }

@@ -26,10 +26,11 @@ if (!only || only === 'tracking') {
 if (!only || only === 'pipeline') {
   log('OCR recognizer: 60 generated 720p frames of white captions and numbers over a moving picture...');
   const { runOcrBench } = await import('../services/ocr-tesseract/dist/bench/ocr-bench.js');
-  const ocr = await runOcrBench({ count: 60 });
+  const { benchRounds } = await import('../packages/sample-media/dist/index.js');
+  const ocr = await runOcrBench({ count: 60, rounds: benchRounds(process.env) });
   console.log(`\nOCR recognizer vs bare tesseract on every core, same ${ocr.frames} frames (${ocr.width}x${ocr.height}), ${ocr.concurrency} worker processes`);
-  console.log(`    throughput  ours ${ocr.pipeline.framesPerSecond} frames/s   bare ${ocr.bare.framesPerSecond} frames/s   ratio ${ocr.throughputRatio.toFixed(2)}x (target >= 1.20x)`);
-  console.log(`    accuracy    ours ${pct(ocr.pipeline.accuracy)}   bare ${pct(ocr.bare.accuracy)} of ${ocr.pipeline.valuesTotal} known values (target ours >= 95% where bare < 50%)`);
+  console.log(`    throughput  ours ${ocr.pipeline.framesPerSecond} frames/s   bare ${ocr.bare.framesPerSecond} frames/s   ratio ${ocr.throughputRatio.toFixed(2)}x (target >= 1.20x; median of ${ocr.ratios.map((x) => x.toFixed(2)).join(', ')})`);
+  console.log(`    accuracy    ours ${pct(ocr.pipeline.accuracy)} (lowest round)   bare ${pct(ocr.bare.accuracy)} of ${ocr.pipeline.valuesTotal} known values (target ours >= 95% where bare < 50%)`);
   console.log(`    second pass on the white mask ran on ${pct(ocr.pipeline.maskPassShare)} of frames`);
 
   await sevenSegmentBench();

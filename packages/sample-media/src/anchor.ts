@@ -69,3 +69,21 @@ function bareTesseract(file: string, format: 'txt' | 'tsv', lang: string | undef
     child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(out).toString('utf8')) : reject(new Error(`tesseract exited with ${code} on ${file}`))));
   });
 }
+
+/**
+ * Rounds of a comparison with the anchor, each timing the anchor and then FrameText on the same media, as many as
+ * `BENCH_ROUNDS` asks (3 by default). On a shared machine one timing moves by a tenth or more from run to run, so a
+ * ratio is quoted as the median of its rounds'.
+ */
+export function benchRounds(env: Record<string, string | undefined>): number {
+  const rounds = Number(env.BENCH_ROUNDS ?? 3);
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`BENCH_ROUNDS must be a whole number of 1 or more, not ${env.BENCH_ROUNDS}`);
+  return rounds;
+}
+
+/** The middle of the values (the lower middle of an even count). */
+export function median(values: number[]): number {
+  if (values.length === 0) throw new Error('the median of no values');
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
