@@ -5,10 +5,9 @@ import { cpuBudget } from '@frametext/service-kit';
 import { anchorRead, makeSevenSegmentFrames, type SegmentFrame } from '@frametext/sample-media';
 import { configSchema, tesseractEnv } from '../src/config.js';
 import { prepareFrame } from '../src/domain/preprocess.js';
-import { recognizeFrame } from '../src/domain/recognize.js';
 import { readSevenSegment } from '../src/domain/seven-segment.js';
 import { parseTsv } from '../src/domain/tsv.js';
-import { tesseractPool } from '../src/service.js';
+import { tesseractPool, uploadReader } from '../src/service.js';
 
 /** Digit heights (at 720p) the figures are split by. */
 export function sizeClass(digitHeight: number): 'small' | 'medium' | 'large' {
@@ -77,7 +76,7 @@ function tally(frames: SegmentFrame[], texts: string[], seconds: number): Segmen
 /**
  * Seven-segment displays (five or six a frame, of every style, 30-110 px digits, with labels and units), on
  * scenes none of which the reader was tuned on: bare `tesseract` on every core against our recognizer, the same
- * frames, exact values.
+ * frames, each scene read as one upload, exact values.
  */
 export async function runSevenSegmentBench(opts: { scenes?: number[]; framesPerScene?: number; concurrency?: number; log?: (line: string) => void } = {}): Promise<SevenSegmentBenchFigures> {
   // Scenes 501-506 were never looked at while the reader was built (its rules were worked out on 1-6, 101-110,
@@ -88,7 +87,12 @@ export async function runSevenSegmentBench(opts: { scenes?: number[]; framesPerS
   const dir = await mkdtemp(join(tmpdir(), 'seven-segment-bench-'));
   try {
     const frames: SegmentFrame[] = [];
-    for (const seed of scenes) frames.push(...(await makeSevenSegmentFrames({ dir, seed, count: opts.framesPerScene ?? 10 })));
+    const sceneOf: number[] = [];
+    for (const seed of scenes) {
+      const made = await makeSevenSegmentFrames({ dir, seed, count: opts.framesPerScene ?? 10 });
+      frames.push(...made);
+      sceneOf.push(...made.map(() => seed));
+    }
     const values = frames.reduce((n, f) => n + f.values.length, 0);
     log(`${frames.length} seven-segment frames, ${values} values`);
 
@@ -98,11 +102,13 @@ export async function runSevenSegmentBench(opts: { scenes?: number[]; framesPerS
 
     const pool = tesseractPool(config);
     const options = { whiteMask: config.OCR_WHITE_MASK, whiteThreshold: config.OCR_WHITE_THRESHOLD, minWordConfidence: config.OCR_MIN_WORD_CONFIDENCE, maxPixels: config.OCR_MAX_PIXELS };
+    // Each scene's frames are read as one upload's, as the worker reads a meter's photos or video (uploadReader).
+    const upload = uploadReader(config, pool);
     const texts: string[] = [];
     const t0 = performance.now();
     await Promise.all(
       frames.map(async (f, i) => {
-        const text = await recognizeFrame(await readFile(f.path), options, (pgm) => pool.read(pgm), 'numerical');
+        const text = await upload.read(readFile(f.path), { uploadId: `scene-${sceneOf[i]}`, mediaContent: 'numerical', originalLanguage: null, model: config.OCR_LANG });
         texts[i] = text.words.map((w) => w.text).join(' ');
       }),
     );
