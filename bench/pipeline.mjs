@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { anchorExtract, anchorRead, benchRounds, filmWithPhone, makeChargerVideo, makeInstrumentVideo, makeSlidesVideo, makeTelemetryVideo, median, textsAt } from '@frametext/sample-media';
+import { anchorExtract, anchorRead, benchRounds, filmWithPhone, makeChargerVideo, makeInstrumentVideo, makeSlidesVideo, makeTelemetryVideo, medianRound, textsAt } from '@frametext/sample-media';
 import { confirmEmail, mailboxMessages } from '../scripts/lib/mailbox.mjs';
 import { startServices, waitUntilHealthy } from '../scripts/lib/services.mjs';
 import { portOpen } from '../scripts/lib/sh.mjs';
@@ -191,17 +191,17 @@ export function benchPipeline() {
     // Services just started are cold (modules, compiled code, connections, Tesseract models); a product that runs is not.
     await runThroughPipeline(token, await makeChargerVideo({ dir, seconds: 10, name: 'warm-up.mp4' }), 1);
     const rows = [];
+    const roundCount = benchRounds(process.env);
     for (const c of cases) {
       const rounds = [];
-      for (let r = 0; r < benchRounds(process.env); r++) {
+      for (let r = 0; r < roundCount; r++) {
         const bare = await bareTesseract(c.video, c.interval, dir);
         const ours = await runThroughPipeline(token, c.video, c.interval, c.mediaContent);
         const bareSeconds = bare.extractSeconds + bare.readSeconds;
         rounds.push({ bare, ours, ratio: bareSeconds / (ours.stages.endToEndMs / 1000), accuracy: accuracy(c.video, pipelineFrames(ours.details, c.interval)) });
       }
-      const ratios = rounds.map((r) => r.ratio);
       // The median round's timings; the pipeline's lowest accuracy of any round.
-      const { bare, ours } = rounds.find((r) => r.ratio === median(ratios));
+      const { bare, ours } = medianRound(rounds, (r) => r.ratio);
       const frames = ours.framesTotal;
       rows.push({
         case: c.name,
@@ -209,7 +209,7 @@ export function benchPipeline() {
         bareFps: frames / (bare.extractSeconds + bare.readSeconds),
         bare,
         pipelineFps: frames / (ours.stages.endToEndMs / 1000),
-        ratios,
+        ratios: rounds.map((r) => r.ratio),
         stages: ours.stages,
         bareAccuracy: accuracy(c.video, bare.frames),
         pipelineAccuracy: Math.min(...rounds.map((r) => r.accuracy)),

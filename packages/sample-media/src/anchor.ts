@@ -81,9 +81,8 @@ export function benchRounds(env: Record<string, string | undefined>): number {
   return rounds;
 }
 
-/** The middle of the values (the lower middle of an even count). */
-export function median(values: number[]): number {
-  if (values.length === 0) throw new Error('the median of no values');
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+/** The round whose figure is the middle one (the lower middle of an even count): the round a benchmark quotes. */
+export function medianRound<T>(rounds: T[], figure: (round: T) => number): T {
+  if (rounds.length === 0) throw new Error('the median of no rounds');
+  return [...rounds].sort((a, b) => figure(a) - figure(b))[Math.floor((rounds.length - 1) / 2)]!;
 }

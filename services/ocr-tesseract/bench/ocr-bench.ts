@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { anchorRead, median } from '@frametext/sample-media';
+import { anchorRead, medianRound } from '@frametext/sample-media';
 import { configSchema, tesseractEnv, type Config } from '../src/config.js';
 import { cpuBudget } from '@frametext/service-kit';
 import type { Pass } from '../src/domain/recognize.js';
@@ -78,23 +78,20 @@ export async function runOcrBench(opts: OcrBenchOptions = {}): Promise<OcrBenchF
     log(`${frames.length} frames ready in ${generateSeconds.toFixed(1)} s; ${total} known values`);
 
     const pool = tesseractPool(config);
-    const bareRounds: ReaderFigures[] = [];
-    const ourRounds: (ReaderFigures & { masked: number; width: number; height: number })[] = [];
-    for (let r = 0; r < (opts.rounds ?? 3); r++) {
+    const rounds: { bare: ReaderFigures; ours: Awaited<ReturnType<typeof readAsOneUpload>>; ratio: number }[] = [];
+    for (let r = 1; r <= (opts.rounds ?? 3); r++) {
       const anchor = await anchorRead(frames.map((f) => f.path), { env: tesseractEnv(), format: 'tsv' });
       const bareFound = frames.reduce((n, f, i) => n + countFound(f.truth, parseTsv(anchor.texts[i]!).flatMap((l) => l.words.map((w) => w.text)).join(' ')), 0);
-      bareRounds.push(figures(anchor.seconds, frames.length, bareFound, total));
-      log(`round ${r + 1}: bare tesseract, ${anchor.processes} processes: ${bareRounds[r]!.framesPerSecond} frames/s, accuracy ${bareRounds[r]!.accuracy}`);
-      ourRounds.push(await readAsOneUpload(config, pool, frames, total, `bench-${r + 1}`));
-      log(`round ${r + 1}: pipeline (${config.OCR_CONCURRENCY} workers): ${ourRounds[r]!.framesPerSecond} frames/s, accuracy ${ourRounds[r]!.accuracy}`);
+      const bare = figures(anchor.seconds, frames.length, bareFound, total);
+      log(`round ${r}: bare tesseract, ${anchor.processes} processes: ${bare.framesPerSecond} frames/s, accuracy ${bare.accuracy}`);
+      const ours = await readAsOneUpload(config, pool, frames, total, `bench-${r}`);
+      log(`round ${r}: pipeline (${config.OCR_CONCURRENCY} workers): ${ours.framesPerSecond} frames/s, accuracy ${ours.accuracy}`);
+      rounds.push({ bare, ours, ratio: round(bare.seconds / ours.seconds, 2) });
     }
-    const ratios = ourRounds.map((o, r) => round(bareRounds[r]!.seconds / o.seconds, 2));
-    const throughputRatio = median(ratios);
+    const ratios = rounds.map((r) => r.ratio);
     // The figures shown are the median round's; the accuracy is the lowest of any round.
-    const middle = ratios.indexOf(throughputRatio);
-    const worst = ourRounds.reduce((a, b) => (b.accuracy < a.accuracy ? b : a));
-    const bare = bareRounds[middle]!;
-    const ours = ourRounds[middle]!;
+    const { bare, ours, ratio: throughputRatio } = medianRound(rounds, (r) => r.ratio);
+    const worst = rounds.map((r) => r.ours).reduce((a, b) => (b.accuracy < a.accuracy ? b : a));
     const { masked, width, height, ...timing } = ours;
     const pipeline = { ...timing, accuracy: worst.accuracy, valuesFound: worst.valuesFound, maskPassShare: round(masked / frames.length, 3), generateSeconds: round(generateSeconds, 1) };
     log(`throughput ratio pipeline / bare: ${throughputRatio} (rounds: ${ratios.join(', ')})`);
